@@ -1,0 +1,130 @@
+"""Cards, notation and the deck as data.
+
+A deck is an ordered tuple of 52 card labels laid out in suit blocks (clubs, diamonds,
+hearts, then the trump suit), each block from weakest to strongest. A card's integer id
+is its position in that tuple, and a hand is a uint64 bitmask over ids. Because the trump
+block sits on the highest bits and every block is ordered by strength, the winner of a
+trick among the cards that can win it (led suit or trump) is simply the highest id: the
+engine needs no rank tables, and a variant deck (jokers and deuces) is only another tuple.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+RANKS = "23456789TJQKA"
+SUITS = "CDHS"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
+TRUMP = SPADES
+JOKERS = ("LJ", "BJ")
+
+
+class CardError(ValueError):
+    """A card or hand string that cannot be read."""
+
+
+def parse_card(text: str) -> str:
+    """Return the canonical two-character label of a card (`10h` -> `TH`, `bj` -> `BJ`)."""
+    raw = str(text).strip().upper()
+    if raw in JOKERS:
+        return raw
+    if raw.startswith("10") and len(raw) == 3:
+        raw = "T" + raw[2]
+    if len(raw) != 2 or raw[0] not in RANKS or raw[1] not in SUITS:
+        raise CardError(
+            f"cannot read card {text!r}: expected rank from {RANKS} (or 10) then suit from {SUITS},"
+            " e.g. 'AS', 'TH', '10H', or a joker 'BJ'/'LJ'"
+        )
+    return raw
+
+
+def parse_cards(cards: str | Iterable[str]) -> list[str]:
+    """Read a hand given as `"AS KS 4S"`, `"AS,KS"` or a list of card strings."""
+    if isinstance(cards, str):
+        cards = cards.replace(",", " ").split()
+    labels = [parse_card(c) for c in cards]
+    seen: set[str] = set()
+    for label in labels:
+        if label in seen:
+            raise CardError(f"card {label} appears twice")
+        seen.add(label)
+    return labels
+
+
+def natural_suit(label: str) -> int:
+    """The suit printed on a card; jokers belong to the trump suit."""
+    return TRUMP if label in JOKERS else SUITS.index(label[1])
+
+
+def natural_rank(label: str) -> int:
+    """0 for a deuce up to 12 for an ace; jokers rank above the ace (13 little, 14 big)."""
+    if label in JOKERS:
+        return 13 + JOKERS.index(label)
+    return RANKS.index(label[0])
+
+
+@dataclass(frozen=True)
+class Deck:
+    """The 52 cards of a game in id order: suit blocks C, D, H, trump, each weakest first.
+
+    `trump_order` lists the trump block strongest first, so the jokers-and-deuces deck is
+    one list (`BJ LJ 2C 2S AS KS ... 3S`) and `removed` names the cards taken out.
+    """
+
+    name: str
+    cards: tuple[str, ...]
+    suit_of: np.ndarray = field(repr=False, compare=False)
+    suit_masks: np.ndarray = field(repr=False, compare=False)
+    index: dict[str, int] = field(repr=False, compare=False)
+
+    @classmethod
+    def build(cls, name: str, trump_order: Sequence[str] | None = None, removed: Sequence[str] = ()) -> Deck:
+        trump = [parse_card(c) for c in trump_order] if trump_order else [r + "S" for r in reversed(RANKS)]
+        gone = {parse_card(c) for c in removed}
+        blocks: list[list[str]] = []
+        for suit in (CLUBS, DIAMONDS, HEARTS):
+            blocks.append([r + SUITS[suit] for r in RANKS if r + SUITS[suit] not in gone and r + SUITS[suit] not in trump])
+        blocks.append(list(reversed(trump)))
+        cards = tuple(c for block in blocks for c in block)
+        if len(cards) != 52 or len(set(cards)) != 52:
+            raise CardError(f"deck {name!r} must hold 52 distinct cards, it holds {len(set(cards))}")
+        suit_of = np.repeat(np.arange(4, dtype=np.int8), [len(b) for b in blocks])
+        suit_masks = np.zeros(4, dtype=np.uint64)
+        for card_id, suit in enumerate(suit_of):
+            suit_masks[suit] |= np.uint64(1) << np.uint64(card_id)
+        suit_of.setflags(write=False)
+        suit_masks.setflags(write=False)
+        return cls(name, cards, suit_of, suit_masks, {c: i for i, c in enumerate(cards)})
+
+    def card_id(self, label: str) -> int:
+        label = parse_card(label)
+        try:
+            return self.index[label]
+        except KeyError:
+            raise CardError(f"card {label} is not in the {self.name!r} deck") from None
+
+    def mask(self, labels: str | Iterable[str]) -> int:
+        """Bitmask of a hand given in any notation `parse_cards` reads."""
+        bits = 0
+        for label in parse_cards(labels):
+            bits |= 1 << self.card_id(label)
+        return bits
+
+    def labels(self, mask: int) -> list[str]:
+        """Cards of a bitmask, strongest suit block first and strongest card first within it."""
+        mask = int(mask)
+        return [self.cards[i] for i in range(51, -1, -1) if mask >> i & 1]
+
+    def suit(self, label: str) -> int:
+        return int(self.suit_of[self.card_id(label)])
+
+
+STANDARD_DECK = Deck.build("standard")
+
+
+def format_hand(deck: Deck, mask: int) -> str:
+    return " ".join(deck.labels(mask))

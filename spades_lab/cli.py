@@ -1,0 +1,151 @@
+"""The `spades-lab` command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from spades_lab import __version__
+from spades_lab.engine import HandLog, PolicyError, simulate_games, simulate_hands
+from spades_lab.engine.records import RecordError, hand_records, write_records
+from spades_lab.policies import PolicyNameError, describe, make_players
+from spades_lab.policies.decide import decide
+from spades_lab.rules import PRESETS, RulesError, load_rules
+from spades_lab.stats import HandStats
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    rules = load_rules(args.rules)
+    if args.hand_cap is not None:
+        rules = rules.replace(hand_cap=args.hand_cap)
+    players = make_players(args.player or ["random"])
+    stats = HandStats()
+    keep: list[HandLog] = []
+    start = time.perf_counter()
+    if args.hands is not None:
+        logs = simulate_hands(rules, players, args.hands, args.seed, batch_size=args.batch_size)
+    else:
+        logs = simulate_games(rules, players, args.games, args.seed, batch_size=args.batch_size)
+    for log in logs:
+        stats.add(log)
+        if args.records:
+            keep.append(log)
+    elapsed = time.perf_counter() - start
+    if args.records:
+        n = write_records(args.records, hand_records(HandLog.concat(keep).sorted(), rules))
+        print(f"wrote {n} hand records to {args.records}")
+    print(f"players: seats 0..3 = {', '.join(p.name for p in players)}; rules: {rules.preset_name() or 'custom'}")
+    print(f"{stats.hands} hands in {elapsed:.2f} s ({stats.hands / elapsed:,.0f} hands/s)", end="")
+    if args.games is not None:
+        print(f"; {stats.games_over} games finished, {stats.games_unfinished} stopped unfinished at the hand cap")
+    else:
+        print()
+    table = pd.DataFrame(stats.rows()).set_index("seats").drop(columns=["partnership", "hands"])
+    if args.hands is not None:
+        table = table.drop(columns=["games_won", "win_rate"])
+    print(table.to_string(float_format=lambda x: f"{x:.3f}"))
+    print(f"mean table bid total: {stats.mean_bid_total():.2f}")
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from spades_lab.bench import WORKLOADS, run_bench
+
+    results = run_bench(args.workload, args.hands, args.seed)
+    if args.json:
+        print(json.dumps(results))
+    else:
+        for name, r in results.items():
+            print(f"{name:10s} {r['hands_per_s']:>10,} hands/s  peak {r['peak_mib']:.0f} MiB  ({WORKLOADS[name][2]})")
+    return 0
+
+
+def _rules(args: argparse.Namespace) -> int:
+    if args.list or not args.preset:
+        for name, rules in PRESETS.items():
+            changed = {k: v for k, v in rules.to_dict().items() if v != PRESETS["standard"].to_dict()[k]}
+            print(f"{name:12s} {', '.join(f'{k}={v}' for k, v in changed.items()) or 'the default rules of RULES.md'}")
+        return 0
+    print(load_rules(args.preset).to_toml(), end="")
+    return 0
+
+
+def _policies(args: argparse.Namespace) -> int:
+    print(describe())
+    return 0
+
+
+def _decide(args: argparse.Namespace) -> int:
+    print(json.dumps(decide(args.player, Path(args.position), args.rules)))
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from spades_lab.main_job import main_job
+
+    main_job(Path(args.out), games=args.games, seed=args.seed)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="spades-lab", description="Simulate Spades and measure strategies.")
+    parser.add_argument("--version", action="version", version=f"spades-lab {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    sim = sub.add_parser("simulate", help="play hands or games and print a summary")
+    size = sim.add_mutually_exclusive_group(required=True)
+    size.add_argument("--hands", type=int, help="independent single hands from 0-0")
+    size.add_argument("--games", type=int, help="complete games")
+    sim.add_argument("--seed", type=int, required=True)
+    sim.add_argument("--rules", default="standard", help=f"preset ({', '.join(PRESETS)}) or a .toml/.json file")
+    sim.add_argument("--player", action="append", help="player name: once for all seats, twice (0+2, 1+3) or 4 times")
+    sim.add_argument("--records", help="write every hand as JSON Lines (RECORDS.md) to this file")
+    sim.add_argument("--hand-cap", type=int, help="stop games after this many hands as unfinished (overrides the rules)")
+    sim.add_argument("--batch-size", type=int, default=8192, help="tables per batch (results do not depend on it)")
+    sim.set_defaults(func=_simulate)
+
+    bench = sub.add_parser("bench", help="measure hands/s and peak memory of the named workloads")
+    bench.add_argument("--json", action="store_true", help="print one JSON object keyed by workload")
+    bench.add_argument("--workload", action="append", help="run only this workload (repeatable)")
+    bench.add_argument("--hands", type=int, help="hands per workload (default: each workload's own)")
+    bench.add_argument("--seed", type=int, default=0)
+    bench.set_defaults(func=_bench)
+
+    rules = sub.add_parser("rules", help="list presets, or print one as TOML")
+    rules.add_argument("preset", nargs="?")
+    rules.add_argument("--list", action="store_true")
+    rules.set_defaults(func=_rules)
+
+    pol = sub.add_parser("policies", help="list policies, their parameters and defaults")
+    pol.set_defaults(func=_policies)
+
+    dec = sub.add_parser("decide", help="what a player would bid or play in a position (RECORDS.md)")
+    dec.add_argument("--player", required=True)
+    dec.add_argument("--position", required=True, help="JSON file holding the position")
+    dec.add_argument("--rules", default=None, help="rules preset or file (default: the position's own)")
+    dec.set_defaults(func=_decide)
+
+    run = sub.add_parser("run", help="the main job: a default match, results and plots in --out")
+    run.add_argument("--out", default="results/default")
+    run.add_argument("--games", type=int, default=2000)
+    run.add_argument("--seed", type=int, default=1)
+    run.set_defaults(func=_run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (RulesError, PolicyNameError, PolicyError, RecordError, ValueError, FileNotFoundError) as exc:
+        print(f"spades-lab: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

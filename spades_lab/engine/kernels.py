@@ -1,0 +1,149 @@
+"""Compiled per-table steps of a hand, each run over a whole batch in one call.
+
+The engine drives a batch of tables through the fixed sequence of a hand (deal, four bids,
+52 plays) from Python, one call per step; the work inside a step is a loop over tables
+compiled by numba, so no Python code runs per card.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from spades_lab.engine.bits import BIT, ONE, ZERO, popcount
+from spades_lab.engine.rng import draw, mix64, unit
+
+
+@njit(cache=True)
+def deal(hand_keys: np.ndarray, stream: np.uint64) -> np.ndarray:
+    """Shuffle 52 ids per table (Fisher-Yates on the table's own stream) and deal 13 to each seat."""
+    n = hand_keys.shape[0]
+    hands = np.zeros((n, 4), dtype=np.uint64)
+    perm = np.empty(52, dtype=np.int64)
+    for t in range(n):
+        key = mix64(draw(hand_keys[t], stream))
+        for i in range(52):
+            perm[i] = i
+        for i in range(51, 0, -1):
+            j = int(unit(draw(key, np.uint64(i))) * (i + 1))
+            perm[i], perm[j] = perm[j], perm[i]
+        for i in range(52):
+            hands[t, i // 13] |= BIT[perm[i]]
+    return hands
+
+
+@njit(cache=True)
+def legal_plays(
+    hands: np.ndarray,
+    actor: np.ndarray,
+    lead: bool,
+    led_suit: np.ndarray,
+    broken: np.ndarray,
+    suit_masks: np.ndarray,
+) -> np.ndarray:
+    """Follow suit if you can; no spade lead before spades are broken unless only spades remain."""
+    n = hands.shape[0]
+    out = np.empty(n, dtype=np.uint64)
+    trump = suit_masks[3]
+    for t in range(n):
+        hand = hands[t, actor[t]]
+        if lead:
+            side = hand & ~trump
+            out[t] = side if (side != ZERO and not broken[t]) else hand
+        else:
+            follow = hand & suit_masks[led_suit[t]]
+            out[t] = follow if follow != ZERO else hand
+    return out
+
+
+@njit(cache=True)
+def apply_play(
+    cards: np.ndarray,
+    actor: np.ndarray,
+    lead: bool,
+    last: bool,
+    step: int,
+    hands: np.ndarray,
+    played: np.ndarray,
+    plays: np.ndarray,
+    play_seats: np.ndarray,
+    trick_cards: np.ndarray,
+    led_suit: np.ndarray,
+    win_card: np.ndarray,
+    win_seat: np.ndarray,
+    broken: np.ndarray,
+    tricks_won: np.ndarray,
+    leader: np.ndarray,
+    suit_of: np.ndarray,
+) -> None:
+    """Move each table's card from hand to trick; close the trick on its fourth card.
+
+    The highest id among cards of the led suit or trump wins, because the deck puts the trump
+    block on top and orders each block by strength.
+    """
+    for t in range(cards.shape[0]):
+        card = cards[t]
+        seat = actor[t]
+        bit = BIT[card]
+        hands[t, seat] ^= bit
+        played[t] |= bit
+        plays[t, step] = card
+        play_seats[t, step] = seat
+        trick_cards[t, seat] = card
+        suit = suit_of[card]
+        if lead:
+            led_suit[t] = suit
+            win_card[t] = card
+            win_seat[t] = seat
+        elif (suit == led_suit[t] or suit == 3) and card > win_card[t]:
+            win_card[t] = card
+            win_seat[t] = seat
+        if last:
+            # Spades break when a spade lands on a trick; the flag matters from the next lead on.
+            for s in range(4):
+                if suit_of[trick_cards[t, s]] == 3:
+                    broken[t] = True
+                trick_cards[t, s] = -1
+            tricks_won[t, win_seat[t]] += 1
+            leader[t] = win_seat[t]
+
+
+@njit(cache=True)
+def pick_nth_legal(legal: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """The floor(u * n)-th legal card (weakest first) of each table: a uniform choice for uniform u."""
+    out = np.empty(legal.shape[0], dtype=np.int64)
+    for t in range(legal.shape[0]):
+        x = legal[t]
+        k = int(u[t] * popcount(x))
+        for _ in range(k):
+            x &= x - ONE
+        out[t] = popcount((x & (~x + ONE)) - ONE)
+    return out
+
+
+@njit(cache=True)
+def is_legal_card(legal: np.ndarray, cards: np.ndarray) -> np.ndarray:
+    out = np.empty(cards.shape[0], dtype=np.bool_)
+    for t in range(cards.shape[0]):
+        c = cards[t]
+        out[t] = 0 <= c < 64 and (legal[t] >> np.uint64(c)) & ONE == ONE
+    return out
+
+
+@njit(cache=True)
+def pick_nth_true(allowed: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Per row of a boolean [n, m] array, the floor(u * count)-th True column (uniform choice)."""
+    n, m = allowed.shape
+    out = np.empty(n, dtype=np.int64)
+    for t in range(n):
+        count = 0
+        for j in range(m):
+            count += allowed[t, j]
+        k = int(u[t] * count)
+        for j in range(m):
+            if allowed[t, j]:
+                if k == 0:
+                    out[t] = j
+                    break
+                k -= 1
+    return out

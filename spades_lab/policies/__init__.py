@@ -1,0 +1,11 @@
+"""Bidding and card-play policies, and players built from their names."""
+
+from spades_lab.policies.adapter import FunctionPolicy, from_functions
+from spades_lab.policies.baseline import RandomBid, RandomPlay
+from spades_lab.policies.player import Player
+from spades_lab.policies.registry import PolicyNameError, describe, make_player, make_players, register
+
+__all__ = [
+    "FunctionPolicy", "Player", "PolicyNameError", "RandomBid", "RandomPlay",
+    "describe", "from_functions", "make_player", "make_players", "register",
+]  # fmt: skip

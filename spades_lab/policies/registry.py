@@ -1,0 +1,183 @@
+"""Building players from short names: `random`, `counting+tips`, `counting(margin=2)+tips(-duck_after_contract)`.
+
+A player name is a bid part and a play part joined by `+` (a single name serves both roles when it
+is registered for both, like `random`). Each part is a registered policy name with optional
+parameters in parentheses: `key=value`, `-flag` (switch off), `+flag` (switch on); `name:no_flag`
+is the same as `name(-flag)`. Parameters are the fields of the policy's parameter dataclass, so
+the listing and the errors always show exactly what exists.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import Any
+
+from spades_lab.policies.baseline import RandomBid, RandomPlay
+from spades_lab.policies.player import Player
+
+
+class PolicyNameError(ValueError):
+    """A player or policy name, or parameter, that does not exist; the message lists what does."""
+
+
+@dataclass(frozen=True)
+class NoParams:
+    """This policy takes no parameters."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str
+    role: str
+    """"bid" or "play"."""
+    build: Callable[[Any], Any]
+    params: type = NoParams
+    doc: str = ""
+
+
+_REGISTRY: dict[tuple[str, str], Entry] = {}
+
+
+def register(role: str, name: str, params: type = NoParams, doc: str = "") -> Callable:
+    """Decorator for a factory `build(params) -> policy` under `name` for `role` ("bid" or "play")."""
+
+    def wrap(build: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        _REGISTRY[(role, name)] = Entry(name, role, build, params, doc or (build.__doc__ or "").strip())
+        return build
+
+    return wrap
+
+
+def entries(role: str | None = None) -> list[Entry]:
+    return [e for (r, _), e in sorted(_REGISTRY.items()) if role in (None, r)]
+
+
+_PART = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$")
+
+
+def _split_top(text: str, sep: str) -> list[str]:
+    """Split on `sep` outside parentheses."""
+    parts, depth, current = [], 0, ""
+    for ch in text:
+        depth += ch == "("
+        depth -= ch == ")"
+        if ch == sep and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    parts.append(current)
+    return parts
+
+
+def _convert(entry: Entry, key: str, raw: str, field_type: str) -> Any:
+    try:
+        if field_type == "bool":
+            if raw.lower() in ("true", "1", "yes", "on"):
+                return True
+            if raw.lower() in ("false", "0", "no", "off"):
+                return False
+            raise ValueError(raw)
+        if field_type == "int":
+            return int(raw)
+        if field_type == "float":
+            return float(raw)
+        return raw
+    except ValueError:
+        raise PolicyNameError(f"{entry.role} policy {entry.name!r}: parameter {key} needs a {field_type}, got {raw!r}") from None
+
+
+def build_part(text: str, role: str) -> Any:
+    """One policy from `name`, `name(key=value, -flag)` or `name:no_flag`."""
+    head, *switches = text.strip().split(":")
+    match = _PART.match(head)
+    if not match:
+        raise PolicyNameError(f"cannot read policy {text!r}; expected name or name(key=value, -flag)")
+    name, args = match.group(1), match.group(2)
+    entry = _REGISTRY.get((role, name))
+    if entry is None:
+        known = ", ".join(e.name for e in entries(role))
+        raise PolicyNameError(f"unknown {role} policy {name!r}; {role} policies: {known} (see `spades-lab policies`)")
+    items = [a.strip() for a in _split_top(args, ",")] if args and args.strip() else []
+    for switch in switches:
+        if not switch.startswith("no_"):
+            raise PolicyNameError(f"cannot read {text!r}: after ':' write no_FLAG to switch FLAG off")
+        items.append("-" + switch[3:])
+    field_types = {f.name: str(f.type) for f in fields(entry.params)}
+    values: dict[str, Any] = {}
+    for item in items:
+        if item[:1] in "+-" and "=" not in item:
+            key, raw = item[1:].strip(), "true" if item[0] == "+" else "false"
+        elif "=" in item:
+            key, raw = (s.strip() for s in item.split("=", 1))
+        else:
+            raise PolicyNameError(f"cannot read parameter {item!r} of {name!r}; write key=value, -flag or +flag")
+        if key not in field_types:
+            allowed = ", ".join(field_types) or "none"
+            raise PolicyNameError(f"{role} policy {name!r} has no parameter {key!r}; its parameters: {allowed}")
+        values[key] = _convert(entry, key, raw, field_types[key])
+    policy = entry.build(dataclasses.replace(entry.params(), **values) if values else entry.params())
+    policy.name = text.strip()
+    return policy
+
+
+def make_player(spec: str | Player) -> Player:
+    """A Player from a name like `counting+tips`; a Player passes through unchanged."""
+    if isinstance(spec, Player):
+        return spec
+    if not isinstance(spec, str) or not spec.strip():
+        raise PolicyNameError(f"a player name must be a non-empty string, got {spec!r}")
+    parts = _split_top(spec, "+")
+    # '+flag' inside parentheses is protected by _split_top; a bare '+' joins bid and play
+    if len(parts) == 1:
+        bid_text = play_text = parts[0]
+    elif len(parts) == 2:
+        bid_text, play_text = parts
+    else:
+        raise PolicyNameError(f"cannot read player {spec!r}: write BID+PLAY, e.g. counting+tips")
+    return Player(build_part(bid_text, "bid"), build_part(play_text, "play"), label=spec.strip())
+
+
+def make_players(specs: list[str] | str) -> list[Player]:
+    """Seat players from one name (every seat), two names (partnerships 0+2 and 1+3) or four names."""
+    if isinstance(specs, str):
+        specs = [specs]
+    built: dict[str, Player] = {}
+    for s in specs:
+        built.setdefault(s, make_player(s))
+    if len(specs) == 1:
+        return [built[specs[0]]] * 4
+    if len(specs) == 2:
+        return [built[specs[0]], built[specs[1]], built[specs[0]], built[specs[1]]]
+    if len(specs) == 4:
+        return [built[s] for s in specs]
+    raise PolicyNameError(f"give 1 player (all seats), 2 (partnerships 0+2, 1+3) or 4 (one per seat), got {len(specs)}")
+
+
+def describe() -> str:
+    """The listing printed by `spades-lab policies`."""
+    lines = []
+    for role in ("bid", "play"):
+        lines.append(f"{role} policies:")
+        for entry in entries(role):
+            lines.append(f"  {entry.name}: {entry.doc.splitlines()[0] if entry.doc else ''}")
+            for f in fields(entry.params):
+                lines.append(f"      {f.name} = {f.default!r}")
+        lines.append("")
+    lines.append("players: BID+PLAY, e.g. counting+tips, counting(margin=2)+tips(-duck_after_contract), random")
+    return "\n".join(lines)
+
+
+@register("bid", "random")
+def _random_bid(params: NoParams) -> RandomBid:
+    """Uniformly random legal bid (nil included)."""
+    return RandomBid()
+
+
+@register("play", "random")
+def _random_play(params: NoParams) -> RandomPlay:
+    """Uniformly random legal card."""
+    return RandomPlay()

@@ -1,0 +1,74 @@
+"""A streaming summary of hand logs: constant memory however many hands are played."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from spades_lab.engine import HandLog
+from spades_lab.engine.scoring import TEAM_SEATS
+
+
+@dataclass
+class HandStats:
+    """Running totals per partnership (index 0: seats 0+2, 1: seats 1+3)."""
+
+    hands: int = 0
+    games_over: int = 0
+    games_unfinished: int = 0
+    wins: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
+    points: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
+    sets: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
+    contracts: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
+    nil_bids: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
+    nils_made: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
+    bags: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
+    bag_penalties: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
+    bid_total: np.ndarray = field(default_factory=lambda: np.zeros(4 * 13 + 1, dtype=np.int64))
+    """Histogram of the four bids' sum at a table."""
+
+    def add(self, log: HandLog) -> None:
+        n = len(log)
+        self.hands += n
+        over = log.game_over
+        self.games_over += int(over.sum())
+        self.games_unfinished += int(log.unfinished.sum())
+        self.wins += np.bincount(log.winner[over], minlength=2)[:2]
+        self.points += log.hand_score.sum(axis=0)
+        bids = log.bids[:, TEAM_SEATS]
+        tricks = log.tricks[:, TEAM_SEATS]
+        nil = bids == 0
+        contract = np.where(nil, 0, bids).sum(axis=2)
+        has_contract = contract > 0
+        self.contracts += has_contract.sum(axis=0)
+        self.sets += (has_contract & (np.where(nil, 0, tricks).sum(axis=2) < contract)).sum(axis=0)
+        self.nil_bids += nil.sum(axis=(0, 2))
+        self.nils_made += (nil & (tricks == 0)).sum(axis=(0, 2))
+        self.bags += log.bags_won.sum(axis=0)
+        self.bag_penalties += log.bag_penalties.sum(axis=0)
+        self.bid_total += np.bincount(log.bids.sum(axis=1), minlength=len(self.bid_total))[: len(self.bid_total)]
+
+    def rows(self) -> list[dict[str, float]]:
+        """One dict per partnership, ready for a DataFrame or a printout."""
+        out = []
+        for team in (0, 1):
+            out.append(
+                {
+                    "partnership": team,
+                    "seats": "0+2" if team == 0 else "1+3",
+                    "hands": self.hands,
+                    "games_won": int(self.wins[team]),
+                    "win_rate": self.wins[team] / self.games_over if self.games_over else float("nan"),
+                    "points_per_hand": self.points[team] / max(self.hands, 1),
+                    "set_rate": self.sets[team] / max(self.contracts[team], 1),
+                    "nil_bids_per_hand": self.nil_bids[team] / max(self.hands, 1),
+                    "nil_success": self.nils_made[team] / self.nil_bids[team] if self.nil_bids[team] else float("nan"),
+                    "bags_per_hand": self.bags[team] / max(self.hands, 1),
+                    "bag_penalties": int(self.bag_penalties[team]),
+                }
+            )
+        return out
+
+    def mean_bid_total(self) -> float:
+        return float((np.arange(len(self.bid_total)) * self.bid_total).sum() / max(self.hands, 1))
