@@ -124,6 +124,20 @@ class Deck:
 
 
 STANDARD_DECK = Deck.build("standard")
+_SPADES_DOWN = [r + "S" for r in reversed(RANKS[1:])]  # AS .. 3S
+DECKS: dict[str, Deck] = {
+    "standard": STANDARD_DECK,
+    # Jokers and deuces: the jokers on top, then the promoted deuce, then 2S, then AS..3S.
+    "jokers": Deck.build("jokers", ["BJ", "LJ", "2C", "2S", *_SPADES_DOWN], removed=["2H", "2D"]),
+    "jokers-2d": Deck.build("jokers-2d", ["BJ", "LJ", "2D", "2S", *_SPADES_DOWN], removed=["2H", "2C"]),
+}
+
+
+def deck_for(name: str) -> Deck:
+    try:
+        return DECKS[name]
+    except KeyError:
+        raise CardError(f"unknown deck {name!r}; decks: {', '.join(DECKS)}") from None
 
 
 def format_hand(deck: Deck, mask: int) -> str:

@@ -24,8 +24,20 @@ class RulesError(ValueError):
 
 @dataclass(frozen=True)
 class Rules:
-    """4-player partnership Spades as in RULES.md; each field is one number or switch of the game."""
+    """Spades as in RULES.md; each field is one number or switch of the game.
 
+    The defaults are 4-player partnership Spades; `players = 2` is Duel (a draft from the stock,
+    game to 300 in the `duel` preset).
+    """
+
+    players: int = 4
+    """4: partnerships of seats 0+2 and 1+3. 2: Duel, each player on its own."""
+    deck: str = "standard"
+    """standard, or jokers (BJ LJ 2C 2S AS..3S as trumps; 2H 2D out) or jokers-2d (2D promoted; 2H 2C out)."""
+    first_lead: str = "left_of_dealer"
+    """left_of_dealer (any legal card), two_of_clubs (its holder leads it), lowest_clubs (all play their lowest club)."""
+    first_bidder: str = "left_of_dealer"
+    """left_of_dealer or dealer."""
     target: int = 500
     """A game ends after a hand in which a side reaches this score (higher total wins; ties play on)."""
     hand_cap: int | None = None
@@ -48,6 +60,22 @@ class Rules:
     min_bid: int = 1
     """Smallest non-nil bid."""
     max_bid: int = 13
+    blind_nil: bool = False
+    """A seat may declare nil before seeing its cards (4 players only)."""
+    blind_nil_value: int = 200
+    blind_nil_trail: int = 0
+    """Blind nil is allowed only while the seat's side trails the other by at least this many points."""
+    blind_nil_exchange: int = 0
+    """Cards passed each way between a blind-nil bidder and its partner (none when both bid blind nil)."""
+    big_contract: int | None = None
+    """10-for-200: a made side contract of at least this many tricks scores `big_contract_value` (set: minus it)."""
+    big_contract_value: int = 200
+    max_team_contract: int | None = None
+    """A side's bids may not add up to more than this (13 caps the contract at the tricks there are)."""
+    min_team_contract: int = 0
+    """A side's bids must add up to at least this (the second partner to bid must make it up)."""
+    nil_tricks_to_partner: bool = False
+    """A failed nil's tricks count toward the partner's contract instead of as separate bags."""
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -62,6 +90,37 @@ class Rules:
         _require(self.nil_value >= 0, "nil_value", self.nil_value, "0 or more points")
         _require(1 <= self.max_bid <= 13, "max_bid", self.max_bid, "1..13")
         _require(1 <= self.min_bid <= self.max_bid, "min_bid", self.min_bid, f"1..max_bid ({self.max_bid})")
+        _one_of("players", self.players, (4, 2))
+        _one_of("deck", self.deck, DECKS)
+        _one_of("first_lead", self.first_lead, FIRST_LEADS)
+        _one_of("first_bidder", self.first_bidder, FIRST_BIDDERS)
+        _require(self.blind_nil_value >= 0, "blind_nil_value", self.blind_nil_value, "0 or more points")
+        _require(self.blind_nil_trail >= 0, "blind_nil_trail", self.blind_nil_trail, "0 or more points")
+        _require(0 <= self.blind_nil_exchange <= 3, "blind_nil_exchange", self.blind_nil_exchange, "0, 1, 2 or 3 cards")
+        _require(
+            self.big_contract is None or 1 <= self.big_contract <= 26, "big_contract", self.big_contract, "None or 1..26"
+        )
+        _require(self.big_contract_value >= 0, "big_contract_value", self.big_contract_value, "0 or more points")
+        _require(
+            self.max_team_contract is None or 1 <= self.max_team_contract <= 26,
+            "max_team_contract", self.max_team_contract, "None or 1..26",
+        )  # fmt: skip
+        top = self.max_team_contract if self.max_team_contract is not None else 2 * self.max_bid
+        _require(0 <= self.min_team_contract <= top, "min_team_contract", self.min_team_contract, f"0..{top}")
+        if self.first_lead == "two_of_clubs" and self.deck != "standard":
+            raise RulesError(
+                f"rules field first_lead = 'two_of_clubs' cannot go with deck = {self.deck!r}: the 2 of clubs"
+                " is a trump or out of that deck; allowed: first_lead left_of_dealer or lowest_clubs"
+            )
+        if self.players == 2:
+            duel_only = {"blind_nil": False, "first_lead": "left_of_dealer", "first_bidder": "left_of_dealer",
+                         "max_team_contract": None, "min_team_contract": 0, "nil_tricks_to_partner": False}  # fmt: skip
+            for name, default in duel_only.items():
+                if getattr(self, name) != default:
+                    raise RulesError(
+                        f"rules field {name} = {getattr(self, name)!r} does not exist in Duel (players = 2);"
+                        f" allowed there: {default!r}"
+                    )
 
     # -- serialisation -------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -118,6 +177,11 @@ def _require(ok: bool, name: str, value: Any, allowed: str) -> None:
         raise RulesError(f"rules field {name} = {value!r} is impossible; allowed: {allowed}")
 
 
+def _one_of(name: str, value: Any, allowed: tuple) -> None:
+    if value not in allowed:
+        raise RulesError(f"rules field {name} = {value!r} is not allowed; allowed: {', '.join(map(repr, allowed))}")
+
+
 def _check_type(name: str, value: Any, annotation: str) -> None:
     wants_int = "int" in annotation
     optional = "None" in annotation
@@ -134,9 +198,20 @@ def _check_type(name: str, value: Any, annotation: str) -> None:
         raise RulesError(f"rules field {name} must be {expected}, got {value!r} ({type(value).__name__})")
 
 
+DECKS = ("standard", "jokers", "jokers-2d")
+FIRST_LEADS = ("left_of_dealer", "two_of_clubs", "lowest_clubs")
+FIRST_BIDDERS = ("left_of_dealer", "dealer")
+
 PRESETS: dict[str, Rules] = {
     "standard": Rules(),
     "short": Rules(target=250),
+    "duel": Rules(players=2, target=300),
+    "blind-nil": Rules(blind_nil=True, blind_nil_trail=100, blind_nil_exchange=1),
+    "jokers": Rules(deck="jokers"),
+    "jokers-2d": Rules(deck="jokers-2d"),
+    "two-of-clubs": Rules(first_lead="two_of_clubs"),
+    "pagat": Rules(blind_nil=True, blind_nil_trail=100, blind_nil_exchange=2, mercy=True),
+    "house": Rules(big_contract=10, max_team_contract=13, min_team_contract=4, nil_value=50),
 }
 
 

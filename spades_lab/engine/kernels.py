@@ -14,22 +14,43 @@ from spades_lab.engine.bits import BIT, ONE, ZERO, popcount
 from spades_lab.engine.rng import draw, mix64, unit
 
 
+@njit(cache=True, inline="always")
+def _shuffle(hand_key: np.uint64, stream: np.uint64, perm: np.ndarray) -> None:
+    """Fisher-Yates over 52 ids on the table's own stream."""
+    key = mix64(draw(hand_key, stream))
+    for i in range(52):
+        perm[i] = i
+    for i in range(51, 0, -1):
+        j = int(unit(draw(key, np.uint64(i))) * (i + 1))
+        perm[i], perm[j] = perm[j], perm[i]
+
+
 @njit(cache=True)
 def deal(hand_keys: np.ndarray, stream: np.uint64) -> np.ndarray:
-    """Shuffle 52 ids per table (Fisher-Yates on the table's own stream) and deal 13 to each seat."""
+    """Shuffle and deal 13 cards to each of four seats: [n, 4] hand masks."""
     n = hand_keys.shape[0]
     hands = np.zeros((n, 4), dtype=np.uint64)
     perm = np.empty(52, dtype=np.int64)
     for t in range(n):
-        key = mix64(draw(hand_keys[t], stream))
-        for i in range(52):
-            perm[i] = i
-        for i in range(51, 0, -1):
-            j = int(unit(draw(key, np.uint64(i))) * (i + 1))
-            perm[i], perm[j] = perm[j], perm[i]
+        _shuffle(hand_keys[t], stream, perm)
         for i in range(52):
             hands[t, i // 13] |= BIT[perm[i]]
     return hands
+
+
+@njit(cache=True)
+def stock(hand_keys: np.ndarray, stream: np.uint64) -> np.ndarray:
+    """Duel's face-down stock: [n, 52] card ids, top first."""
+    n = hand_keys.shape[0]
+    out = np.empty((n, 52), dtype=np.int64)
+    perm = np.empty(52, dtype=np.int64)
+    for t in range(n):
+        _shuffle(hand_keys[t], stream, perm)
+        out[t] = perm
+    return out
+
+
+FIRST_TRICK_FREE, FIRST_TRICK_TWO_OF_CLUBS, FIRST_TRICK_LOWEST_CLUBS = 0, 1, 2
 
 
 @njit(cache=True)
@@ -40,14 +61,25 @@ def legal_plays(
     led_suit: np.ndarray,
     broken: np.ndarray,
     suit_masks: np.ndarray,
+    first_trick: int = 0,
+    two_of_clubs: int = 0,
 ) -> np.ndarray:
-    """Follow suit if you can; no spade lead before spades are broken unless only spades remain."""
+    """Follow suit if you can; no spade lead before spades are broken unless only spades remain.
+
+    `first_trick` applies a first-trick variant (pass it on trick 0 only): the holder of the two
+    of clubs must lead it, or every seat must play its lowest club (any card without a club).
+    """
     n = hands.shape[0]
     out = np.empty(n, dtype=np.uint64)
     trump = suit_masks[3]
     for t in range(n):
         hand = hands[t, actor[t]]
-        if lead:
+        if first_trick == FIRST_TRICK_LOWEST_CLUBS:
+            clubs = hand & suit_masks[0]
+            out[t] = (clubs & (~clubs + ONE)) if clubs != ZERO else hand
+        elif lead and first_trick == FIRST_TRICK_TWO_OF_CLUBS:
+            out[t] = BIT[two_of_clubs]
+        elif lead:
             side = hand & ~trump
             out[t] = side if (side != ZERO and not broken[t]) else hand
         else:
@@ -76,7 +108,7 @@ def apply_play(
     leader: np.ndarray,
     suit_of: np.ndarray,
 ) -> None:
-    """Move each table's card from hand to trick; close the trick on its fourth card.
+    """Move each table's card from hand to trick; close the trick on its last card (`last`).
 
     The highest id among cards of the led suit or trump wins, because the deck puts the trump
     block on top and orders each block by strength.
@@ -100,7 +132,7 @@ def apply_play(
             win_seat[t] = seat
         if last:
             # Spades break when a spade lands on a trick; the flag matters from the next lead on.
-            for s in range(4):
+            for s in range(trick_cards.shape[1]):
                 if suit_of[trick_cards[t, s]] == 3:
                     broken[t] = True
                 trick_cards[t, s] = -1
@@ -147,3 +179,15 @@ def pick_nth_true(allowed: np.ndarray, u: np.ndarray) -> np.ndarray:
                     break
                 k -= 1
     return out
+
+
+@njit(cache=True)
+def apply_draft(
+    keep: np.ndarray, actor: np.ndarray, turn: int, stock: np.ndarray, hands: np.ndarray, discards: np.ndarray
+) -> None:
+    """Duel turn: keep the top card and discard the next, or discard the top and take the next."""
+    for t in range(keep.shape[0]):
+        top, nxt = stock[t, 2 * turn], stock[t, 2 * turn + 1]
+        taken, dropped = (top, nxt) if keep[t] else (nxt, top)
+        hands[t, actor[t]] |= BIT[taken]
+        discards[t, actor[t]] |= BIT[dropped]

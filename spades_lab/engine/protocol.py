@@ -8,12 +8,13 @@ corrects an answer: a wrong shape, dtype, an illegal action or an exception stop
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from spades_lab.engine.kernels import is_legal_card
-from spades_lab.engine.views import BidView, PlayView
+from spades_lab.engine.views import BidView, BlindView, DraftView, ExchangeView, PlayView
 
 
 @runtime_checkable
@@ -29,6 +30,12 @@ class Policy(Protocol):
         ...
 
 
+# Optional decisions, asked only where the rules need them:
+#   blind(view: BlindView) -> bool array      (blind nil allowed; a policy without it never bids blind)
+#   exchange(view: ExchangeView) -> uint64 masks of exactly view.cards cards (blind-nil exchange)
+#   draft(view: DraftView) -> bool array      (Duel: True keeps the top card)
+
+
 class PolicyError(RuntimeError):
     """A policy answered something the rules do not allow, or failed; nothing was corrected."""
 
@@ -37,17 +44,6 @@ class PolicyError(RuntimeError):
         self.policy = policy
         self.seat = seat
         self.table = table
-
-
-def _as_actions(policy: Policy, kind: str, answer: object, n: int) -> np.ndarray:
-    actions = np.asarray(answer)
-    if actions.shape != (n,) or not np.issubdtype(actions.dtype, np.integer):
-        raise PolicyError(
-            f"policy {policy.name!r} returned {kind}s of shape {actions.shape} and dtype {actions.dtype};"
-            f" expected an integer array of shape ({n},), one {kind} per table",
-            policy=policy.name,
-        )
-    return actions.astype(np.int64, copy=False)
 
 
 def _fail(policy: Policy, view, row: int, what: str, legal: str) -> PolicyError:
@@ -60,37 +56,87 @@ def _fail(policy: Policy, view, row: int, what: str, legal: str) -> PolicyError:
     )
 
 
-def ask_bids(policy: Policy, view: BidView) -> np.ndarray:
+def _ask(policy: Policy, method: str, view, doing: str, legal: Callable[[int], str], dtype) -> np.ndarray:
+    """Call a decision and check the answer's form; a failure names the first table of the batch."""
     try:
-        answer = policy.bid(view)
+        answer = getattr(policy, method)(view)
     except PolicyError:
         raise
     except Exception as exc:
-        raise PolicyError(f"policy {policy.name!r} raised {exc!r} while bidding", policy=policy.name) from exc
-    bids = _as_actions(policy, "bid", answer, len(view))
+        raise _fail(policy, view, 0, f"raised {exc!r} while {doing} ({len(view)} tables asked)", legal(0)) from exc
+    actions = np.asarray(answer)
+    if actions.shape != (len(view),) or not np.issubdtype(actions.dtype, dtype):
+        expected = {np.bool_: "a bool", np.uint64: "a uint64 card-mask"}.get(dtype, "an integer")
+        raise _fail(
+            policy, view, 0,
+            f"returned shape {actions.shape} and dtype {actions.dtype} while {doing};"
+            f" expected {expected} array of shape ({len(view)},), one answer per table",
+            legal(0),
+        )  # fmt: skip
+    return actions.astype(np.int64, copy=False) if dtype is np.integer else actions
+
+
+def _bid_options(view: BidView) -> Callable[[int], str]:
+    legal = view.legal_bids
+    return lambda row: ("nil (0), " if legal[row, 0] else "") + ", ".join(str(b) for b in np.flatnonzero(legal[row]) if b)
+
+
+def _card_options(view, mask: np.ndarray) -> Callable[[int], str]:
+    return lambda row: " ".join(view.deck.labels(int(mask[row])))
+
+
+def ask_bids(policy: Policy, view: BidView) -> np.ndarray:
+    options = _bid_options(view)
+    bids = _ask(policy, "bid", view, "bidding", options, np.integer)
     legal = view.legal_bids
     in_range = (bids >= 0) & (bids < legal.shape[1])
     ok = in_range & legal[np.arange(len(bids)), np.where(in_range, bids, 0)]
     if not ok.all():
         row = int(np.argmin(ok))
-        options = "nil (0) or " + ", ".join(str(b) for b in np.flatnonzero(legal[row]) if b)
-        raise _fail(policy, view, row, f"bid {int(bids[row])} is not allowed", options)
+        raise _fail(policy, view, row, f"bid {int(bids[row])} is not allowed", options(row))
     return bids
 
 
 def ask_plays(policy: Policy, view: PlayView) -> np.ndarray:
-    try:
-        answer = policy.play(view)
-    except PolicyError:
-        raise
-    except Exception as exc:
-        raise PolicyError(f"policy {policy.name!r} raised {exc!r} while playing", policy=policy.name) from exc
-    cards = _as_actions(policy, "card", answer, len(view))
     legal = view.legal
+    options = _card_options(view, legal)
+    cards = _ask(policy, "play", view, "playing", options, np.integer)
     ok = is_legal_card(legal, cards)
     if not ok.all():
         row = int(np.argmin(ok))
         card = int(cards[row])
         label = view.deck.cards[card] if 0 <= card < 52 else f"id {card}"
-        raise _fail(policy, view, row, f"card {label} is not a legal play", " ".join(view.deck.labels(int(legal[row]))))
+        raise _fail(policy, view, row, f"card {label} is not a legal play", options(row))
     return cards
+
+
+def ask_blind(policy: Policy, view: BlindView) -> np.ndarray:
+    if not hasattr(policy, "blind"):
+        return np.zeros(len(view), dtype=bool)
+    return _ask(policy, "blind", view, "deciding blind nil", lambda row: "True or False", np.bool_)
+
+
+def ask_draft(policy: Policy, view: DraftView) -> np.ndarray:
+    if not hasattr(policy, "draft"):
+        raise PolicyError(f"policy {policy.name!r} has no draft decision, which Duel needs", policy=policy.name)
+    return _ask(policy, "draft", view, "drafting", lambda row: "True (keep the top card) or False", np.bool_)
+
+
+def ask_exchange(policy: Policy, view: ExchangeView) -> np.ndarray:
+    if not hasattr(policy, "exchange"):
+        raise PolicyError(
+            f"policy {policy.name!r} has no exchange decision, which blind_nil_exchange = {view.cards} needs",
+            policy=policy.name,
+        )
+    hand = view.hand
+    held = _card_options(view, hand)
+
+    def options(row: int) -> str:
+        return f"exactly {view.cards} card(s) of {held(row)}"
+
+    passed = _ask(policy, "exchange", view, "passing cards", options, np.uint64)
+    ok = ((passed & ~hand) == 0) & (np.bitwise_count(passed) == view.cards)
+    if not ok.all():
+        row = int(np.argmin(ok))
+        raise _fail(policy, view, row, f"passed {' '.join(view.deck.labels(int(passed[row]))) or 'nothing'}", options(row))
+    return passed

@@ -14,11 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from spades_lab.cards import STANDARD_DECK, Deck
+from spades_lab.cards import Deck, deck_for
 from spades_lab.engine import rng
 from spades_lab.engine.protocol import PolicyError
 from spades_lab.engine.simulate import HandLog, play_hand
-from spades_lab.engine.views import BidView, PlayView
+from spades_lab.engine.views import BidView, BlindView, ExchangeView, PlayView
 from spades_lab.rules import Rules, load_rules
 
 
@@ -30,23 +30,49 @@ def _rules_field(rules: Rules) -> str | dict[str, Any]:
     return rules.preset_name() or rules.to_dict()
 
 
-def hand_records(log: HandLog, rules: Rules, deck: Deck = STANDARD_DECK) -> Iterator[dict[str, Any]]:
+def _exchange_list(log: HandLog, i: int, deck: Deck) -> list[list]:
+    """Passes in the order made: every partner's pass to a blind-nil bidder, then the passes back."""
+    blind = log.blind[i]
+    entries: list[list] = []
+    for to_blind in (True, False):
+        for seat in range(log.passed.shape[1]):
+            if log.passed[i, seat] and blind[(seat + 2) % 4] == to_blind:
+                entries += [[seat, (seat + 2) % 4, c] for c in deck.labels(int(log.passed[i, seat]))]
+    return entries
+
+
+def _draft_list(log: HandLog, i: int, deck: Deck) -> list[list]:
+    first = (int(log.dealer[i]) + 1) % 2
+    out = []
+    for turn in range(log.draft_keep.shape[1]):
+        top, nxt = deck.cards[log.stock[i, 2 * turn]], deck.cards[log.stock[i, 2 * turn + 1]]
+        out.append([(first + turn) % 2, "keep" if log.draft_keep[i, turn] else "discard", top, nxt])
+    return out
+
+
+def hand_records(log: HandLog, rules: Rules, deck: Deck | None = None) -> Iterator[dict[str, Any]]:
     """One RECORDS.md dict per row of a hand log, in the log's row order."""
+    deck = deck or deck_for(rules.deck)
     rules_field = _rules_field(rules)
     cards = deck.cards
     for i in range(len(log)):
         deal = [deck.labels(int(m)) for m in log.deal[i]]
+        passed = log.passed[i]
+        hands = deal
+        if passed.any():
+            received = np.roll(passed, 2) if len(passed) == 4 else np.zeros_like(passed)
+            hands = [deck.labels((int(m) & ~int(out)) | int(inn)) for m, out, inn in zip(log.deal[i], passed, received)]
         record = {
             "game": int(log.game[i]),
             "hand": int(log.hand[i]),
             "rules": rules_field,
-            "players": 4,
+            "players": rules.players,
             "dealer": int(log.dealer[i]),
             "deal": deal,
-            "blind": [False] * 4,
-            "exchange": [],
-            "draft": [],
-            "hands": deal,
+            "blind": [bool(b) for b in log.blind[i]],
+            "exchange": _exchange_list(log, i, deck),
+            "draft": _draft_list(log, i, deck),
+            "hands": hands,
             "bids": [int(b) for b in log.bids[i]],
             "plays": [[int(s), cards[c]] for s, c in zip(log.play_seats[i], log.plays[i])],
             "tricks": [int(t) for t in log.tricks[i]],
@@ -84,18 +110,27 @@ def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
 
 
 class _Script:
-    """Replays recorded decisions: bids[n, 4] and plays[n, 52] (card ids), indexed by table row."""
+    """Replays recorded decisions (bids, blind flags, passes, plays), indexed by table row."""
 
     name = "record"
 
-    def __init__(self, bids: np.ndarray, plays: np.ndarray) -> None:
-        self.bids_by_seat, self.cards = bids, plays
+    def __init__(self, bids: np.ndarray, blind: np.ndarray, passed: np.ndarray, plays: np.ndarray) -> None:
+        self.bids_by_seat, self.blind_by_seat, self.passed, self.cards = bids, blind, passed, plays
+
+    def _row(self, view) -> np.ndarray:
+        return view._rows if view._rows is not None else np.arange(len(view))
+
+    def blind(self, view: BlindView) -> np.ndarray:
+        return self.blind_by_seat[self._row(view), view.seat]
 
     def bid(self, view: BidView) -> np.ndarray:
-        return self.bids_by_seat[np.arange(len(view)), view.seat]
+        return self.bids_by_seat[self._row(view), view.seat]
+
+    def exchange(self, view: ExchangeView) -> np.ndarray:
+        return self.passed[self._row(view), view.seat]
 
     def play(self, view: PlayView) -> np.ndarray:
-        return self.cards[:, view.decision - 4]
+        return self.cards[self._row(view), view.decision - 4]
 
 
 def _need(record: dict, key: str) -> Any:
@@ -104,52 +139,85 @@ def _need(record: dict, key: str) -> Any:
     return record[key]
 
 
-def replay(records: list[dict[str, Any]], rules: Rules | str | dict | None = None, deck: Deck = STANDARD_DECK) -> HandLog:
+def replay(records: list[dict[str, Any]], rules: Rules | str | dict | None = None) -> HandLog:
     """Re-run records through the engine with their own deal and decisions; returns the engine's log.
 
     `rules` defaults to the first record's `rules` field. Raises RecordError if a record is
-    malformed or holds an illegal bid or play.
+    malformed or holds an illegal bid, pass or play. A Duel draft is checked by `verify`.
     """
     if not records:
         raise RecordError("no records to replay")
     rules = load_rules(rules if rules is not None else records[0].get("rules"))
-    n = len(records)
-    deal = np.zeros((n, 4), dtype=np.uint64)
-    bids = np.zeros((n, 4), dtype=np.int64)
-    plays = np.zeros((n, 52), dtype=np.int64)
+    deck = deck_for(rules.deck)
+    n, p = len(records), rules.players
+    deal = np.zeros((n, p), dtype=np.uint64)
+    bids = np.zeros((n, p), dtype=np.int64)
+    blind = np.zeros((n, p), dtype=bool)
+    passed = np.zeros((n, p), dtype=np.uint64)
+    plays = np.zeros((n, 13 * p), dtype=np.int64)
     for i, record in enumerate(records):
         try:
-            hands = _need(record, "hands")
-            for seat in range(4):
-                deal[i, seat] = deck.mask(hands[seat])
+            dealt = _need(record, "deal")
+            for seat in range(p):
+                deal[i, seat] = deck.mask(dealt[seat])
             bids[i] = _need(record, "bids")
+            blind[i] = record.get("blind") or [False] * p
+            for giver, _, card in record.get("exchange") or []:
+                passed[i, int(giver)] |= np.uint64(deck.mask([card]))
             recorded = _need(record, "plays")
-            if len(recorded) != 52:
-                raise RecordError(f"has {len(recorded)} plays, a hand has 52")
+            if len(recorded) != 13 * p:
+                raise RecordError(f"has {len(recorded)} plays, a hand has {13 * p}")
             plays[i] = [deck.card_id(card) for _, card in recorded]
         except (ValueError, TypeError, IndexError) as exc:
             raise RecordError(f"record {i} (game {record.get('game')}, hand {record.get('hand')}): {exc}") from None
-    script = _Script(bids, plays)
+    script = _Script(bids, blind, passed, plays)
     game = np.array([r.get("game", i) for i, r in enumerate(records)], dtype=np.int64)
     try:
         return play_hand(
-            rules, [script] * 4, game,
+            rules, [script] * p, game,
             np.array([_need(r, "hand") for r in records], dtype=np.int64),
             rng.derive(np.uint64(0), game),
             np.array([_need(r, "dealer") for r in records], dtype=np.int64),
             np.array([_need(r, "score_before") for r in records], dtype=np.int64).reshape(n, 2),
             np.array([_need(r, "bags_before") for r in records], dtype=np.int64).reshape(n, 2),
-            deck=deck, deal=deal,
+            deal=deal,
         )  # fmt: skip
     except PolicyError as exc:
         raise RecordError(f"record replays an illegal decision: {exc}") from None
 
 
-def verify(records: list[dict[str, Any]], rules: Rules | str | dict | None = None, deck: Deck = STANDARD_DECK) -> None:
+def _check_draft(record: dict[str, Any], deck: Deck) -> None:
+    """A Duel draft must use each stock card once and build exactly the recorded hands."""
+    draft = record.get("draft") or []
+    where = f"game {record.get('game')}, hand {record.get('hand')}"
+    if len(draft) != 26:
+        raise RecordError(f"{where}: draft has {len(draft)} turns, Duel has 26")
+    first = (int(record["dealer"]) + 1) % 2
+    built = [0, 0]
+    seen = 0
+    for turn, (seat, choice, top, nxt) in enumerate(draft):
+        if int(seat) != (first + turn) % 2 or choice not in ("keep", "discard"):
+            raise RecordError(f"{where}: draft turn {turn} is {[seat, choice]}, expected seat {(first + turn) % 2}")
+        pair = deck.mask([top, nxt])
+        if seen & pair:
+            raise RecordError(f"{where}: draft turn {turn} shows a card already drawn")
+        seen |= pair
+        built[int(seat)] |= deck.mask([top if choice == "keep" else nxt])
+    if [deck.mask(h) for h in record["deal"]] != built:
+        raise RecordError(f"{where}: the draft does not build the recorded deal")
+
+
+def verify(records: list[dict[str, Any]], rules: Rules | str | dict | None = None) -> None:
     """Replay records and compare every derived field; raises RecordError naming the first mismatch."""
-    log = replay(records, rules, deck)
+    log = replay(records, rules)
     rules = load_rules(rules if rules is not None else records[0].get("rules"))
+    deck = deck_for(rules.deck)
     for record, replayed in zip(records, hand_records(log, rules, deck)):
+        if rules.players == 2:
+            _check_draft(record, deck)
+        record_hands = [sorted(deck.labels(deck.mask(h))) for h in _need(record, "hands")]
+        if record_hands != [sorted(h) for h in replayed["hands"]]:
+            raise RecordError(f"game {record.get('game')}, hand {record.get('hand')}: hands disagree with deal and exchange")
         for key in ("plays", "tricks", "hand_score", "score_after", "bags_after", "game_over", "winner"):
             mine = [[s, c] for s, c in record[key]] if key == "plays" else record.get(key)
             if key == "plays":

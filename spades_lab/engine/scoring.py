@@ -1,4 +1,8 @@
-"""Scoring a batch of hands and deciding game ends, per partnership, exactly as RULES.md."""
+"""Scoring a batch of hands and deciding game ends, per side, exactly as RULES.md.
+
+A side is a partnership (seats 0+2, 1+3) in 4-player Spades and a single player in Duel; every
+array here is [n, 2] per side, so both games share one scoring rule.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +14,17 @@ from spades_lab.rules import Rules
 
 TEAM_SEATS = np.array([[0, 2], [1, 3]])
 """Partnership p holds seats p and p + 2."""
+DUEL_SEATS = np.array([[0], [1]])
+
+
+def side_seats(players: int) -> np.ndarray:
+    """[2, seats per side]: which seats make up each side."""
+    return TEAM_SEATS if players == 4 else DUEL_SEATS
 
 
 @dataclass(frozen=True)
 class HandScore:
-    """Per table and partnership [n, 2] unless said otherwise."""
+    """Per table and side [n, 2] unless said otherwise."""
 
     points: np.ndarray
     bags_after: np.ndarray
@@ -25,26 +35,38 @@ class HandScore:
     made: np.ndarray
     """Contract made; a side with no non-nil bidder has contract 0 and always makes it."""
     nil_made: np.ndarray
-    """[n, 4] per seat: True where a nil bidder took no trick (False for non-nil bidders)."""
+    """[n, seats] True where a nil bidder took no trick (False for non-nil bidders)."""
 
 
-def score_hands(rules: Rules, bids: np.ndarray, tricks: np.ndarray, bags_before: np.ndarray) -> HandScore:
-    """Score hands from bids ([n, 4], 0 = nil), tricks won ([n, 4]) and bags carried in ([n, 2])."""
+def score_hands(
+    rules: Rules, bids: np.ndarray, tricks: np.ndarray, bags_before: np.ndarray, blind: np.ndarray | None = None
+) -> HandScore:
+    """Score hands from bids ([n, seats], 0 = nil), tricks won, bags carried in ([n, 2]) and blind-nil flags."""
     bids = np.asarray(bids, dtype=np.int64)
     tricks = np.asarray(tricks, dtype=np.int64)
+    seats = side_seats(bids.shape[1])
     nil = bids == 0
-    team_bids = np.where(nil, 0, bids)[:, TEAM_SEATS]
-    team_tricks = tricks[:, TEAM_SEATS]
-    team_nil = nil[:, TEAM_SEATS]
-    contract = team_bids.sum(axis=2)
-    contract_tricks = np.where(team_nil, 0, team_tricks).sum(axis=2)
-    nil_tricks = np.where(team_nil, team_tricks, 0).sum(axis=2)
+    side_nil = nil[:, seats]
+    side_tricks = tricks[:, seats]
+    contract = np.where(side_nil, 0, bids[:, seats]).sum(axis=2)
+    nil_tricks = np.where(side_nil, side_tricks, 0).sum(axis=2)
+    if rules.nil_tricks_to_partner:
+        contract_tricks = side_tricks.sum(axis=2)
+        nil_tricks = np.zeros_like(nil_tricks)
+    else:
+        contract_tricks = np.where(side_nil, 0, side_tricks).sum(axis=2)
     made = contract_tricks >= contract
     overtricks = np.where(made, contract_tricks - contract, 0)
-    points = np.where(made, rules.trick_value * contract, -rules.trick_value * contract) + rules.bag_value * overtricks
+    value = rules.trick_value * contract
+    if rules.big_contract is not None:
+        value = np.where(contract >= rules.big_contract, rules.big_contract_value, value)
+    points = np.where(made, value, -value) + rules.bag_value * overtricks
     nil_made = nil & (tricks == 0)
-    nil_result = np.where(nil_made, rules.nil_value, np.where(nil, -rules.nil_value, 0))
-    points += nil_result[:, TEAM_SEATS].sum(axis=2)
+    worth = np.full(bids.shape, rules.nil_value, dtype=np.int64)
+    if blind is not None:
+        worth = np.where(blind, rules.blind_nil_value, worth)
+    nil_result = np.where(nil_made, worth, np.where(nil, -worth, 0))
+    points += nil_result[:, seats].sum(axis=2)
     new_bags = overtricks
     if rules.nil_tricks_as_bags:
         points += rules.bag_value * nil_tricks

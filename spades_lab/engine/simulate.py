@@ -14,11 +14,11 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from spades_lab.cards import STANDARD_DECK, Deck
+from spades_lab.cards import Deck, deck_for
 from spades_lab.engine import kernels, rng
-from spades_lab.engine.protocol import Policy, ask_bids, ask_plays
+from spades_lab.engine.protocol import Policy, ask_bids, ask_blind, ask_draft, ask_exchange, ask_plays
 from spades_lab.engine.scoring import game_end, score_hands
-from spades_lab.engine.views import BidView, PlayView
+from spades_lab.engine.views import BidView, BlindView, DraftView, ExchangeView, PlayView
 from spades_lab.rules import Rules
 
 DEFAULT_BATCH = 8192
@@ -26,16 +26,19 @@ DEFAULT_BATCH = 8192
 
 @dataclass
 class HandLog:
-    """One row per hand played, for a batch of tables (arrays share their first axis)."""
+    """One row per hand played, for a batch of tables (arrays share their first axis).
+
+    Per-seat arrays have one column per seat (4, or 2 in Duel); per-side arrays have 2 columns.
+    """
 
     game: np.ndarray
     hand: np.ndarray
     dealer: np.ndarray
     deal: np.ndarray
-    """[n, 4] uint64 masks of the cards dealt to each seat."""
+    """[n, seats] uint64 masks of each seat's cards before bidding (after the draft in Duel)."""
     bids: np.ndarray
     plays: np.ndarray
-    """[n, 52] card ids in play order."""
+    """[n, 13 * seats] card ids in play order."""
     play_seats: np.ndarray
     tricks: np.ndarray
     score_before: np.ndarray
@@ -48,8 +51,16 @@ class HandLog:
     bag_penalties: np.ndarray
     game_over: np.ndarray
     winner: np.ndarray
-    """Winning partnership once game_over, else -1."""
+    """Winning side once game_over, else -1."""
     unfinished: np.ndarray
+    blind: np.ndarray
+    """[n, seats] blind nil declared."""
+    passed: np.ndarray
+    """[n, seats] uint64 mask of the cards each seat passed in a blind-nil exchange."""
+    draft_keep: np.ndarray
+    """Duel: [n, 26] True where the player on turn kept the top card ([n, 0] in 4-player games)."""
+    stock: np.ndarray
+    """Duel: [n, 52] the stock, top first ([n, 0] in 4-player games)."""
 
     def __len__(self) -> int:
         return len(self.game)
@@ -70,29 +81,42 @@ class _HandState:
     """The private state of a batch of tables during one hand; views read it, kernels write it."""
 
     def __init__(self, rules: Rules, deck: Deck, game_id, hand_number, hand_keys, dealer, scores, bags, deal=None) -> None:
-        n = len(game_id)
-        self.rules, self.deck = rules, deck
+        n, p = len(game_id), rules.players
+        self.rules, self.deck, self.players = rules, deck, p
         self.game_id, self.hand_number, self.dealer = game_id, hand_number, dealer
         self.scores, self.bags = scores, bags
         self.policy_key = rng.derive(hand_keys, rng.STREAM_POLICY)
-        self.hands = kernels.deal(hand_keys, np.uint64(rng.STREAM_DEAL)) if deal is None else deal.copy()
-        self.dealt = self.hands.copy()
-        self.bids = np.full((n, 4), -1, dtype=np.int64)
-        legal = np.zeros(14, dtype=bool)
-        legal[0] = True
-        legal[rules.min_bid : rules.max_bid + 1] = True
-        self.legal_bid_row = legal
-        self.plays = np.full((n, 52), -1, dtype=np.int8)
-        self.play_seats = np.full((n, 52), -1, dtype=np.int8)
-        self.trick_cards = np.full((n, 4), -1, dtype=np.int64)
+        if deal is not None:
+            self.hands = deal.copy()
+        elif p == 4:
+            self.hands = kernels.deal(hand_keys, np.uint64(rng.STREAM_DEAL))
+        else:
+            self.stock = kernels.stock(hand_keys, np.uint64(rng.STREAM_DEAL))
+            self.hands = np.zeros((n, 2), dtype=np.uint64)
+            self.discards = np.zeros((n, 2), dtype=np.uint64)
+            self.draft_keep = np.zeros((n, 26), dtype=bool)
+        self.bids = np.full((n, p), -1, dtype=np.int64)
+        self.blind = np.zeros((n, p), dtype=bool)
+        self.received = np.zeros((n, p), dtype=np.uint64)
+        self.passed = np.zeros((n, p), dtype=np.uint64)
+        self.legal_bids = np.zeros((n, 14), dtype=bool)
+        self.plays = np.full((n, 13 * p), -1, dtype=np.int8)
+        self.play_seats = np.full((n, 13 * p), -1, dtype=np.int8)
+        self.trick_cards = np.full((n, p), -1, dtype=np.int64)
         self.played = np.zeros(n, dtype=np.uint64)
         self.led_suit = np.full(n, -1, dtype=np.int64)
         self.win_card = np.full(n, -1, dtype=np.int64)
         self.win_seat = np.full(n, -1, dtype=np.int64)
         self.broken = np.zeros(n, dtype=bool)
-        self.tricks_won = np.zeros((n, 4), dtype=np.int64)
-        self.leader = (dealer + 1) % 4
+        self.tricks_won = np.zeros((n, p), dtype=np.int64)
+        self.leader = (dealer + 1) % p
         self.legal = np.zeros(n, dtype=np.uint64)
+
+    def base_bids(self) -> np.ndarray:
+        row = np.zeros(14, dtype=bool)
+        row[0] = True
+        row[self.rules.min_bid : self.rules.max_bid + 1] = True
+        return row
 
 
 def _groups(policies: Sequence[Policy], actor: np.ndarray) -> list[tuple[Policy, np.ndarray | None]]:
@@ -105,14 +129,117 @@ def _groups(policies: Sequence[Policy], actor: np.ndarray) -> list[tuple[Policy,
     return [(policy, np.flatnonzero(np.isin(actor, seats))) for policy, seats in distinct.values()]
 
 
-def _decide(policies, actor, state, view_cls, ask, decision) -> np.ndarray:
-    actions = np.empty(len(actor), dtype=np.int64)
+def _decide(policies, actor, state, view_cls, ask, decision, rows=None, dtype=np.int64) -> np.ndarray:
+    """Ask each seat's policy for its tables; `rows` restricts the question to some tables."""
+    if rows is not None:
+        actions = np.zeros(len(actor), dtype=dtype)
+        if len(rows):
+            sub = _decide_all(policies, actor[rows], state, view_cls, ask, decision, rows, dtype)
+            actions[rows] = sub
+        return actions
+    return _decide_all(policies, actor, state, view_cls, ask, decision, None, dtype)
+
+
+def _decide_all(policies, actor, state, view_cls, ask, decision, base_rows, dtype) -> np.ndarray:
+    actions = np.empty(len(actor), dtype=dtype)
     for policy, rows in _groups(policies, actor):
         if rows is None:
-            actions[:] = ask(policy, view_cls(state, None, actor, decision))
+            actions[:] = ask(policy, view_cls(state, base_rows, actor, decision))
         elif len(rows):
-            actions[rows] = ask(policy, view_cls(state, rows, actor[rows], decision))
+            table_rows = rows if base_rows is None else base_rows[rows]
+            actions[rows] = ask(policy, view_cls(state, table_rows, actor[rows], decision))
     return actions
+
+
+def _draft(state: _HandState, policies: Sequence[Policy]) -> None:
+    """Duel: 26 turns alternating from the non-dealer; each keeps the top card or takes the next."""
+    first = (state.dealer + 1) % 2
+    for turn in range(26):
+        actor = (first + turn) % 2
+        keep = _decide(policies, actor, state, DraftView, ask_draft, DRAFT_DECISION + turn, dtype=bool)
+        state.draft_keep[:, turn] = keep
+        kernels.apply_draft(keep, actor, turn, state.stock, state.hands, state.discards)
+
+
+def _legal_bids(state: _HandState, actor: np.ndarray) -> np.ndarray:
+    """Bids allowed for each acting seat: nil or min..max, within the side contract limits."""
+    rules, n = state.rules, len(actor)
+    legal = np.broadcast_to(state.base_bids(), (n, 14)).copy()
+    if state.players == 4 and (rules.max_team_contract is not None or rules.min_team_contract):
+        partner_bid = state.bids[np.arange(n), (actor + 2) % 4]
+        has_bid = partner_bid >= 0
+        counted = np.maximum(partner_bid, 0)
+        numbers = np.arange(14)[None, :]
+        if rules.max_team_contract is not None:
+            legal[:, 1:] &= numbers[:, 1:] + counted[:, None] <= rules.max_team_contract
+        if rules.min_team_contract:
+            short = has_bid[:, None] & (numbers + counted[:, None] < rules.min_team_contract)
+            legal[:, 1:] &= ~short[:, 1:]
+            legal[:, 0] &= ~(has_bid & (counted < rules.min_team_contract))
+    return legal
+
+
+def _bidding(state: _HandState, policies: Sequence[Policy]) -> None:
+    rules, n = state.rules, len(state.dealer)
+    p = state.players
+    first = state.dealer if rules.first_bidder == "dealer" else (state.dealer + 1) % p
+    for k in range(p):
+        actor = (first + k) % p
+        rows_all = np.arange(n)
+        if rules.blind_nil:
+            side = actor % 2
+            trail = state.scores[rows_all, 1 - side] - state.scores[rows_all, side]
+            eligible = np.flatnonzero(trail >= rules.blind_nil_trail)
+            blind = _decide(policies, actor, state, BlindView, ask_blind, BLIND_DECISION + k, eligible, bool)
+            state.blind[rows_all, actor] = blind
+        else:
+            blind = None
+        state.legal_bids = _legal_bids(state, actor)
+        if blind is None or not blind.any():
+            state.bids[rows_all, actor] = _decide(policies, actor, state, BidView, ask_bids, k)
+        else:
+            bids = _decide(policies, actor, state, BidView, ask_bids, k, np.flatnonzero(~blind))
+            state.bids[rows_all, actor] = np.where(blind, 0, bids)
+
+
+def _exchange(state: _HandState, policies: Sequence[Policy]) -> None:
+    """Blind nil exchange: the partner passes k cards, then the blind bidder passes k back."""
+    k = state.rules.blind_nil_exchange
+    if not (state.rules.blind_nil and k and state.blind.any()):
+        return
+    n = len(state.dealer)
+    for side in (0, 1):
+        pair = state.blind[:, [side, side + 2]]
+        single = pair[:, 0] ^ pair[:, 1]
+        rows = np.flatnonzero(single)
+        if not len(rows):
+            continue
+        bidder = np.where(pair[rows, 0], side, side + 2)
+        partner = (bidder + 2) % 4
+        for giver, taker, decision in ((partner, bidder, EXCHANGE_DECISION), (bidder, partner, EXCHANGE_DECISION + 1)):
+            actor = np.zeros(n, dtype=np.int64)
+            actor[rows] = giver
+            cards = _decide(policies, actor, state, ExchangeView, ask_exchange, decision, rows, np.uint64)[rows]
+            state.hands[rows, giver] ^= cards
+            state.hands[rows, taker] |= cards
+            state.passed[rows, giver] = cards
+            state.received[rows, taker] = cards
+
+
+def _first_leader(state: _HandState) -> None:
+    if state.rules.first_lead == "two_of_clubs":
+        two = state.deck.index["2C"]
+        holds = (state.hands >> np.uint64(two)) & np.uint64(1)
+        state.leader = np.argmax(holds, axis=1).astype(np.int64)
+
+
+FIRST_TRICK_MODES = {
+    "left_of_dealer": kernels.FIRST_TRICK_FREE,
+    "two_of_clubs": kernels.FIRST_TRICK_TWO_OF_CLUBS,
+    "lowest_clubs": kernels.FIRST_TRICK_LOWEST_CLUBS,
+}
+BLIND_DECISION, EXCHANGE_DECISION, DRAFT_DECISION = 100, 110, 200
+"""Decision counters of the optional phases (bids are 0..3, plays 4..55); they name random streams."""
 
 
 def play_hand(
@@ -124,44 +251,62 @@ def play_hand(
     dealer: np.ndarray,
     scores: np.ndarray,
     bags: np.ndarray,
-    deck: Deck = STANDARD_DECK,
+    deck: Deck | None = None,
     deal: np.ndarray | None = None,
 ) -> HandLog:
-    """Deal (unless `deal` gives the [n, 4] hand masks), bid, play and score one hand at every table."""
+    """Deal (or draft, in Duel), bid, exchange, play and score one hand at every table.
+
+    `deal` gives the [n, seats] hand masks instead of dealing (replays and positions).
+    """
+    deck = deck or deck_for(rules.deck)
     state = _HandState(rules, deck, game_id, hand_number, hand_keys, dealer, scores, bags, deal)
-    first = (dealer + 1) % 4
-    for k in range(4):
-        actor = (first + k) % 4
-        state.bids[np.arange(len(actor)), actor] = _decide(policies, actor, state, BidView, ask_bids, k)
+    p = state.players
+    if p == 2 and deal is None:
+        _draft(state, policies)
+    state.dealt = state.hands.copy()
+    _bidding(state, policies)
+    _exchange(state, policies)
+    _first_leader(state)
     suit_masks = deck.suit_masks
-    for step in range(52):
-        position = step % 4
-        actor = (state.leader + position) % 4
-        state.legal = kernels.legal_plays(state.hands, actor, position == 0, state.led_suit, state.broken, suit_masks)
+    first_mode = FIRST_TRICK_MODES[rules.first_lead]
+    two_of_clubs = deck.index.get("2C", 0)
+    for step in range(13 * p):
+        position = step % p
+        actor = (state.leader + position) % p
+        state.legal = kernels.legal_plays(
+            state.hands, actor, position == 0, state.led_suit, state.broken, suit_masks,
+            first_mode if step < p else 0, two_of_clubs,
+        )  # fmt: skip
         cards = _decide(policies, actor, state, PlayView, ask_plays, 4 + step)
         kernels.apply_play(
-            cards, actor, position == 0, position == 3, step,
+            cards, actor, position == 0, position == p - 1, step,
             state.hands, state.played, state.plays, state.play_seats, state.trick_cards, state.led_suit,
             state.win_card, state.win_seat, state.broken, state.tricks_won, state.leader, deck.suit_of,
         )  # fmt: skip
-    result = score_hands(rules, state.bids, state.tricks_won, bags)
+    result = score_hands(rules, state.bids, state.tricks_won, bags, state.blind)
     after = scores + result.points
     over, winner, unfinished = game_end(rules, after, hand_number + 1)
+    n = len(game_id)
     return HandLog(
         game=game_id, hand=hand_number, dealer=dealer, deal=state.dealt, bids=state.bids,
         plays=state.plays, play_seats=state.play_seats, tricks=state.tricks_won,
         score_before=scores, bags_before=bags, hand_score=result.points, score_after=after,
         bags_after=result.bags_after, bags_won=result.new_bags, bag_penalties=result.penalties,
         game_over=over, winner=winner, unfinished=unfinished,
+        blind=state.blind, passed=state.passed,
+        draft_keep=state.draft_keep if p == 2 and deal is None else np.zeros((n, 26 if p == 2 else 0), dtype=bool),
+        stock=state.stock if p == 2 and deal is None else np.zeros((n, 52 if p == 2 else 0), dtype=np.int64),
     )  # fmt: skip
 
 
-def _check_players(policies: Sequence[Policy]) -> list[Policy]:
+def _check_players(rules: Rules, policies: Sequence[Policy]) -> list[Policy]:
     policies = list(policies)
-    if len(policies) != 4:
-        raise ValueError(f"4-player Spades needs 4 seat policies, got {len(policies)}")
+    if len(policies) != rules.players:
+        game = "Duel" if rules.players == 2 else "4-player Spades"
+        raise ValueError(f"{game} needs {rules.players} seat policies, got {len(policies)}")
+    needed = ("name", "bid", "play") + (("draft",) if rules.players == 2 else ())
     for seat, policy in enumerate(policies):
-        missing = [m for m in ("name", "bid", "play") if not hasattr(policy, m)]
+        missing = [m for m in needed if not hasattr(policy, m)]
         if missing:
             raise TypeError(f"seat {seat} policy {policy!r} lacks {', '.join(missing)}; see spades_lab.engine.Policy")
     return policies
@@ -171,12 +316,12 @@ def simulate_hands(
     rules: Rules, policies: Sequence[Policy], n_hands: int, seed: int, batch_size: int = DEFAULT_BATCH, start: int = 0
 ) -> Iterator[HandLog]:
     """Independent single hands from 0-0 scores; hand i is the first hand of game i of the same seed."""
-    policies = _check_players(policies)
+    policies = _check_players(rules, policies)
     root = rng.seed_key(seed)
     for lo in range(start, start + n_hands, batch_size):
         ids = np.arange(lo, min(lo + batch_size, start + n_hands), dtype=np.int64)
         game_keys = rng.derive(root, ids)
-        dealer = rng.below(game_keys, rng.STREAM_DEALER, 4)
+        dealer = rng.below(game_keys, rng.STREAM_DEALER, rules.players)
         zeros = np.zeros((len(ids), 2), dtype=np.int64)
         yield play_hand(
             rules, policies, ids, np.zeros_like(ids), rng.derive(game_keys, 0), dealer, zeros, zeros.copy()
@@ -187,14 +332,15 @@ def simulate_games(
     rules: Rules, policies: Sequence[Policy], n_games: int, seed: int, batch_size: int = DEFAULT_BATCH, start: int = 0
 ) -> Iterator[HandLog]:
     """Complete games start..start+n_games-1; yields each hand batch as it is played (rows in any order)."""
-    policies = _check_players(policies)
+    policies = _check_players(rules, policies)
     root = rng.seed_key(seed)
+    seats = rules.players
     end = start + n_games
     next_game = min(start + batch_size, end)
     game = np.arange(start, next_game, dtype=np.int64)
     hand = np.zeros_like(game)
     game_keys = rng.derive(root, game)
-    dealer = rng.below(game_keys, rng.STREAM_DEALER, 4)
+    dealer = rng.below(game_keys, rng.STREAM_DEALER, seats)
     scores = np.zeros((len(game), 2), dtype=np.int64)
     bags = np.zeros_like(scores)
     while len(game):
@@ -203,7 +349,7 @@ def simulate_games(
         done = log.game_over | log.unfinished
         keep = ~done
         game, hand, game_keys = game[keep], hand[keep] + 1, game_keys[keep]
-        dealer, scores, bags = (dealer[keep] + 1) % 4, log.score_after[keep], log.bags_after[keep]
+        dealer, scores, bags = (dealer[keep] + 1) % seats, log.score_after[keep], log.bags_after[keep]
         fresh = np.arange(next_game, min(next_game + int(done.sum()), end), dtype=np.int64)
         if len(fresh):
             next_game += len(fresh)
@@ -211,6 +357,6 @@ def simulate_games(
             game = np.concatenate([game, fresh])
             hand = np.concatenate([hand, np.zeros_like(fresh)])
             game_keys = np.concatenate([game_keys, fresh_keys])
-            dealer = np.concatenate([dealer, rng.below(fresh_keys, rng.STREAM_DEALER, 4)])
+            dealer = np.concatenate([dealer, rng.below(fresh_keys, rng.STREAM_DEALER, seats)])
             scores = np.concatenate([scores, np.zeros((len(fresh), 2), dtype=np.int64)])
             bags = np.concatenate([bags, np.zeros((len(fresh), 2), dtype=np.int64)])

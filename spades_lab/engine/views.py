@@ -18,6 +18,7 @@ from spades_lab.engine.bits import BIT
 from spades_lab.rules import Rules
 
 TEAM_OF_SEAT = np.array([0, 1, 0, 1])
+"""Side of each seat: partnerships in 4-player games; in Duel seat s is side s."""
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
@@ -50,19 +51,29 @@ class _View:
         return _frozen(self._seat)
 
     @property
+    def players(self) -> int:
+        return self._state.players
+
+    @property
     def partner(self) -> np.ndarray:
+        """The partner's seat; -1 in Duel."""
+        if self._state.players == 2:
+            return _frozen(np.full(len(self._seat), -1))
         return _frozen((self._seat + 2) % 4)
 
     @property
     def team(self) -> np.ndarray:
-        """The acting seat's partnership (0: seats 0+2, 1: seats 1+3)."""
+        """The acting seat's side (0: seats 0+2, 1: seats 1+3; in Duel the seat itself)."""
         return _frozen(TEAM_OF_SEAT[self._seat])
 
+    def _own(self, per_seat: np.ndarray) -> np.ndarray:
+        rows = per_seat if self._rows is None else per_seat[self._rows]
+        return _frozen(rows[np.arange(len(self._seat)), self._seat])
+
     @property
-    def hand(self) -> np.ndarray:
-        """The acting seat's own cards as a uint64 mask over card ids."""
-        hands = self._state.hands if self._rows is None else self._state.hands[self._rows]
-        return _frozen(hands[np.arange(len(self._seat)), self._seat])
+    def blind(self) -> np.ndarray:
+        """[n, seats] True for a seat that bid blind nil."""
+        return self._take(self._state.blind)
 
     @property
     def dealer(self) -> np.ndarray:
@@ -70,7 +81,7 @@ class _View:
 
     @property
     def bids(self) -> np.ndarray:
-        """Bids by seat [n, 4]: 0 is nil, -1 a seat that has not bid yet."""
+        """Bids by seat [n, seats]: 0 is nil, -1 a seat that has not bid yet."""
         return self._take(self._state.bids)
 
     @property
@@ -102,7 +113,25 @@ class _View:
         return rng.uniform(keys, self.decision * 256 + draw)
 
 
-class BidView(_View):
+class BlindView(_View):
+    """Whether to bid blind nil: decided before the seat has seen its cards, so there is no `hand`.
+
+    Return a bool per table (True: declare blind nil). Only tables where the rules allow it are asked.
+    """
+
+    __slots__ = ()
+
+
+class _SeenView(_View):
+    __slots__ = ()
+
+    @property
+    def hand(self) -> np.ndarray:
+        """The acting seat's own cards as a uint64 mask over card ids."""
+        return self._own(self._state.hands)
+
+
+class BidView(_SeenView):
     """A bidding decision: return one bid per table, 0 for nil."""
 
     __slots__ = ()
@@ -110,11 +139,68 @@ class BidView(_View):
     @property
     def legal_bids(self) -> np.ndarray:
         """[n, 14] bool: legal_bids[t, b] for bid b (0 = nil)."""
-        row = self._state.legal_bid_row
-        return _frozen(np.broadcast_to(row, (len(self._seat), row.shape[0])))
+        return self._take(self._state.legal_bids)
 
 
-class PlayView(_View):
+class ExchangeView(_SeenView):
+    """A blind-nil exchange: return a uint64 mask of exactly `cards` cards of `hand` to pass to the partner.
+
+    The partner of the blind-nil bidder passes first; the bidder then passes back, having seen what it got.
+    """
+
+    __slots__ = ()
+
+    @property
+    def cards(self) -> int:
+        return self._state.rules.blind_nil_exchange
+
+    @property
+    def passing_to_blind(self) -> bool:
+        """True for the partner's pass to the blind-nil bidder, False for the bidder's pass back."""
+        return self.decision == _EXCHANGE_FIRST
+
+    @property
+    def received(self) -> np.ndarray:
+        """Cards this seat was passed (0 when passing first)."""
+        return self._own(self._state.received)
+
+
+_EXCHANGE_FIRST = 110
+
+
+class DraftView(_SeenView):
+    """A Duel draft turn: return True to keep `top` (and discard the next card), False to discard it.
+
+    Discarding the top card means taking the next one, whatever it is.
+    """
+
+    __slots__ = ()
+
+    @property
+    def turn(self) -> int:
+        """This player's turn number (0..12)."""
+        return (self.decision - 200) // 2
+
+    @property
+    def top(self) -> np.ndarray:
+        """Id of the card shown."""
+        return self._take(self._state.stock[:, 2 * (self.decision - 200)])
+
+    @property
+    def discards(self) -> np.ndarray:
+        """uint64 mask of this player's own discards so far."""
+        return self._own(self._state.discards)
+
+    @property
+    def opponent_kept(self) -> np.ndarray:
+        """[n, k] the opponent's choices so far, oldest first (True: kept the top card)."""
+        turns = self.decision - 200
+        mine_first = turns % 2
+        opp_turns = np.arange(1 - mine_first, turns, 2)
+        return self._take(self._state.draft_keep[:, opp_turns])
+
+
+class PlayView(_SeenView):
     """A card-play decision: return one card id per table, from `legal`."""
 
     __slots__ = ()
@@ -127,12 +213,12 @@ class PlayView(_View):
     @property
     def trick(self) -> int:
         """Index of the current trick (0..12)."""
-        return (self.decision - 4) // 4
+        return (self.decision - 4) // self._state.players
 
     @property
     def position(self) -> int:
-        """0 when leading, 3 when playing last to the trick."""
-        return (self.decision - 4) % 4
+        """0 when leading, players - 1 when playing last to the trick."""
+        return (self.decision - 4) % self._state.players
 
     @property
     def leader(self) -> np.ndarray:
@@ -146,7 +232,7 @@ class PlayView(_View):
 
     @property
     def trick_cards(self) -> np.ndarray:
-        """[n, 4] card id played to the current trick by each seat, -1 for not yet."""
+        """[n, seats] card id played to the current trick by each seat, -1 for not yet."""
         return self._take(self._state.trick_cards)
 
     @property
@@ -175,7 +261,7 @@ class PlayView(_View):
 
     @property
     def tricks_won(self) -> np.ndarray:
-        """[n, 4] tricks won by each seat so far this hand."""
+        """[n, seats] tricks won by each seat so far this hand."""
         return self._take(self._state.tricks_won)
 
     @property

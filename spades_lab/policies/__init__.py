@@ -1,5 +1,6 @@
 """Bidding and card-play policies, and players built from their names."""
 
+from spades_lab.policies import draft as _draft  # noqa: F401  (registers draft and exchange policies)
 from spades_lab.policies.adapter import FunctionPolicy, from_functions
 from spades_lab.policies.baseline import RandomBid, RandomPlay
 from spades_lab.policies.player import Player

@@ -5,13 +5,24 @@ from __future__ import annotations
 import numpy as np
 
 from spades_lab.engine import BidView, PlayView
+from spades_lab.engine.bits import BIT
 from spades_lab.engine.kernels import pick_nth_legal, pick_nth_true
+from spades_lab.engine.views import BlindView, DraftView, ExchangeView
 
 
 class RandomBid:
-    """Bids uniformly among the legal bids (nil included), from each table's own random stream."""
+    """Bids uniformly among the legal bids (nil included), from each table's own random stream.
+
+    Where blind nil is allowed it declares one with probability `blind_rate` (before seeing its cards).
+    """
 
     name = "random"
+
+    def __init__(self, blind_rate: float = 0.5) -> None:
+        self.blind_rate = blind_rate
+
+    def blind(self, view: BlindView) -> np.ndarray:
+        return view.uniform() < self.blind_rate
 
     def bid(self, view: BidView) -> np.ndarray:
         return pick_nth_true(view.legal_bids, view.uniform())
@@ -24,3 +35,28 @@ class RandomPlay:
 
     def play(self, view: PlayView) -> np.ndarray:
         return pick_nth_legal(view.legal, view.uniform())
+
+
+class RandomDraft:
+    """Keeps or discards the top card with even odds."""
+
+    name = "random"
+
+    def draft(self, view: DraftView) -> np.ndarray:
+        return view.uniform() < 0.5
+
+
+class RandomExchange:
+    """Passes `view.cards` cards drawn uniformly from the hand."""
+
+    name = "random"
+
+    def exchange(self, view: ExchangeView) -> np.ndarray:
+        hand = view.hand.copy()
+        passed = np.zeros(len(view), dtype=np.uint64)
+        for draw in range(view.cards):
+            card = pick_nth_legal(hand, view.uniform(draw))
+            bit = BIT[card]
+            passed |= bit
+            hand ^= bit
+        return passed

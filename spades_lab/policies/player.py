@@ -1,4 +1,4 @@
-"""A player is a bid policy plus a play policy, named after both (`counting+tips`)."""
+"""A player is a bid policy plus a play policy (plus draft and exchange policies where the rules need them)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Protocol
 import numpy as np
 
 from spades_lab.engine import BidView, PlayView
+from spades_lab.engine.views import BlindView, DraftView, ExchangeView
 
 
 class BidPolicy(Protocol):
@@ -24,11 +25,16 @@ class PlayPolicy(Protocol):
 
 @dataclass(frozen=True, eq=False)
 class Player:
-    """Satisfies the engine's Policy protocol by delegating each decision to its part."""
+    """Satisfies the engine's Policy protocol by delegating each decision to its part.
+
+    The blind-nil decision belongs to the bid policy: one without a `blind` method never bids blind.
+    """
 
     bidder: BidPolicy
     player: PlayPolicy
     label: str | None = None
+    drafter: object | None = None
+    exchanger: object | None = None
 
     @property
     def name(self) -> str:
@@ -43,3 +49,18 @@ class Player:
 
     def play(self, view: PlayView) -> np.ndarray:
         return self.player.play(view)
+
+    def blind(self, view: BlindView) -> np.ndarray:
+        if hasattr(self.bidder, "blind"):
+            return self.bidder.blind(view)
+        return np.zeros(len(view), dtype=bool)
+
+    def draft(self, view: DraftView) -> np.ndarray:
+        if self.drafter is None:
+            raise NotImplementedError(f"player {self.name!r} has no draft policy")
+        return self.drafter.draft(view)
+
+    def exchange(self, view: ExchangeView) -> np.ndarray:
+        if self.exchanger is None:
+            raise NotImplementedError(f"player {self.name!r} has no exchange policy")
+        return self.exchanger.exchange(view)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
-from spades_lab.policies.baseline import RandomBid, RandomPlay
+from spades_lab.policies.baseline import RandomBid, RandomDraft, RandomExchange, RandomPlay
 from spades_lab.policies.player import Player
 
 
@@ -124,57 +124,100 @@ def build_part(text: str, role: str) -> Any:
     return policy
 
 
+DEFAULT_DRAFT, DEFAULT_EXCHANGE = "value", "high"
+
+
 def make_player(spec: str | Player) -> Player:
-    """A Player from a name like `counting+tips`; a Player passes through unchanged."""
+    """A Player from a name like `counting+tips`, `random` or `counting+tips+draft=random`.
+
+    Draft (Duel) and exchange (blind nil) policies are named with `+draft=NAME` and
+    `+exchange=NAME`; without them a player uses the one of its bid name if that exists (`random`)
+    and otherwise the defaults `value` and `high`. A Player passes through unchanged.
+    """
     if isinstance(spec, Player):
         return spec
     if not isinstance(spec, str) or not spec.strip():
         raise PolicyNameError(f"a player name must be a non-empty string, got {spec!r}")
-    parts = _split_top(spec, "+")
-    # '+flag' inside parentheses is protected by _split_top; a bare '+' joins bid and play
+    parts = [p.strip() for p in _split_top(spec, "+")]
+    extras: dict[str, str] = {}
+    while parts and "=" in parts[-1].split("(")[0]:
+        role, name = (x.strip() for x in parts.pop().split("=", 1))
+        if role not in ("draft", "exchange"):
+            raise PolicyNameError(f"cannot read {role}= in player {spec!r}; extra parts are draft=NAME and exchange=NAME")
+        extras[role] = name
     if len(parts) == 1:
         bid_text = play_text = parts[0]
     elif len(parts) == 2:
         bid_text, play_text = parts
     else:
         raise PolicyNameError(f"cannot read player {spec!r}: write BID+PLAY, e.g. counting+tips")
-    return Player(build_part(bid_text, "bid"), build_part(play_text, "play"), label=spec.strip())
+    bid_name = _PART.match(bid_text.split(":")[0])
+    own = bid_name.group(1) if bid_name else ""
+    draft = extras.get("draft") or (own if ("draft", own) in _REGISTRY else DEFAULT_DRAFT)
+    exchange = extras.get("exchange") or (own if ("exchange", own) in _REGISTRY else DEFAULT_EXCHANGE)
+    return Player(
+        build_part(bid_text, "bid"), build_part(play_text, "play"), label=spec.strip(),
+        drafter=build_part(draft, "draft"), exchanger=build_part(exchange, "exchange"),
+    )  # fmt: skip
 
 
-def make_players(specs: list[str] | str) -> list[Player]:
-    """Seat players from one name (every seat), two names (partnerships 0+2 and 1+3) or four names."""
+def make_players(specs: list[str] | str, seats: int = 4) -> list[Player]:
+    """Seat players from one name (every seat), two names (partnerships 0+2 and 1+3, or the two Duel
+    players) or one name per seat."""
     if isinstance(specs, str):
         specs = [specs]
     built: dict[str, Player] = {}
     for s in specs:
         built.setdefault(s, make_player(s))
     if len(specs) == 1:
-        return [built[specs[0]]] * 4
+        return [built[specs[0]]] * seats
     if len(specs) == 2:
-        return [built[specs[0]], built[specs[1]], built[specs[0]], built[specs[1]]]
-    if len(specs) == 4:
+        return [built[specs[k % 2]] for k in range(seats)]
+    if len(specs) == seats:
         return [built[s] for s in specs]
-    raise PolicyNameError(f"give 1 player (all seats), 2 (partnerships 0+2, 1+3) or 4 (one per seat), got {len(specs)}")
+    raise PolicyNameError(
+        f"give 1 player (all seats), 2 (partnerships 0+2, 1+3; or the two Duel players) or {seats} (one per seat),"
+        f" got {len(specs)}"
+    )
 
 
 def describe() -> str:
     """The listing printed by `spades-lab policies`."""
     lines = []
-    for role in ("bid", "play"):
+    for role in ("bid", "play", "draft", "exchange"):
         lines.append(f"{role} policies:")
         for entry in entries(role):
             lines.append(f"  {entry.name}: {entry.doc.splitlines()[0] if entry.doc else ''}")
             for f in fields(entry.params):
                 lines.append(f"      {f.name} = {f.default!r}")
         lines.append("")
-    lines.append("players: BID+PLAY, e.g. counting+tips, counting(margin=2)+tips(-duck_after_contract), random")
+    lines.append("players: BID+PLAY, e.g. counting+tips, counting(margin=2)+tips(-duck_after_contract), random;")
+    lines.append(f"  add +draft=NAME (Duel) or +exchange=NAME (blind nil); defaults {DEFAULT_DRAFT} and {DEFAULT_EXCHANGE}")
     return "\n".join(lines)
 
 
-@register("bid", "random")
-def _random_bid(params: NoParams) -> RandomBid:
-    """Uniformly random legal bid (nil included)."""
-    return RandomBid()
+@dataclass(frozen=True)
+class RandomBidParams:
+    blind_rate: float = 0.5
+    """Chance of declaring blind nil where the rules allow it."""
+
+
+@register("bid", "random", RandomBidParams)
+def _random_bid(params: RandomBidParams) -> RandomBid:
+    """Uniformly random legal bid (nil included); blind nil at blind_rate where allowed."""
+    return RandomBid(params.blind_rate)
+
+
+@register("draft", "random")
+def _random_draft(params: NoParams) -> RandomDraft:
+    """Keep or discard the top card with even odds."""
+    return RandomDraft()
+
+
+@register("exchange", "random")
+def _random_exchange(params: NoParams) -> RandomExchange:
+    """Pass cards drawn uniformly from the hand."""
+    return RandomExchange()
 
 
 @register("play", "random")
