@@ -14,15 +14,19 @@ from collections.abc import Callable
 
 from spades_lab.engine import simulate_games, simulate_hands
 from spades_lab.policies import make_players
-from spades_lab.rules import Rules
+from spades_lab.rules import Rules, preset
 
 
 def _random_hands(n: int, seed: int) -> int:
     players = make_players("random")
-    played = 0
-    for log in simulate_hands(Rules(), players, n, seed):
-        played += len(log)
-    return played
+    return sum(len(log) for log in simulate_hands(Rules(), players, n, seed))
+
+
+def _duel_hands(n: int, seed: int) -> int:
+    """Duel hands: random draft, bids and plays."""
+    rules = preset("duel")
+    players = make_players("random", seats=2)
+    return sum(len(log) for log in simulate_hands(rules, players, n, seed))
 
 
 def _heuristic_games(n: int, seed: int) -> int:
@@ -37,6 +41,7 @@ def _heuristic_games(n: int, seed: int) -> int:
 
 WORKLOADS: dict[str, tuple[Callable[[int, int], int], int, str]] = {
     "random": (_random_hands, 2_000_000, "4-player hands, uniformly random bids and legal plays, deal and scoring included"),
+    "duel": (_duel_hands, 2_000_000, "2-player Duel hands: random draft, bids and legal plays, scoring included"),
     "heuristic": (_heuristic_games, 1_000_000, "complete games, all seats counting+tips (nil, bag-aware, tips, coverage)"),
 }
 

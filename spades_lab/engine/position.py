@@ -12,21 +12,21 @@ from typing import Any
 
 import numpy as np
 
-from spades_lab.cards import STANDARD_DECK, Deck
+from spades_lab.cards import Deck, deck_for
 from spades_lab.engine import kernels
 from spades_lab.engine.bits import BIT
 from spades_lab.engine.records import RecordError
-from spades_lab.engine.simulate import _HandState
+from spades_lab.engine.simulate import FIRST_TRICK_MODES, _first_leader, _HandState, _legal_bids
 from spades_lab.engine.views import BidView, PlayView
 from spades_lab.rules import Rules, load_rules
 
 
-def _hands(position: dict[str, Any], deck: Deck) -> np.ndarray:
+def _hands(position: dict[str, Any], deck: Deck, seats: int) -> np.ndarray:
     given = position.get("hands") or position.get("deal")
     if given is None:
         raise RecordError("a position needs 'hands' (at least the acting seat's cards; others may be [])")
-    masks = np.zeros(4, dtype=np.uint64)
-    for seat in range(4):
+    masks = np.zeros(seats, dtype=np.uint64)
+    for seat in range(seats):
         masks[seat] = deck.mask(given[seat]) if seat < len(given) and given[seat] else 0
     # cards already played belong to the seats that played them
     for seat, card in position.get("plays", []):
@@ -37,7 +37,7 @@ def _hands(position: dict[str, Any], deck: Deck) -> np.ndarray:
             raise RecordError("a card appears in two seats' hands")
         known |= int(m)
     unseen = [i for i in range(52) if not known >> i & 1]
-    for seat in range(4):
+    for seat in range(seats):
         missing = 13 - bin(int(masks[seat])).count("1")
         if missing < 0:
             raise RecordError(f"seat {seat} holds more than 13 cards")
@@ -47,48 +47,68 @@ def _hands(position: dict[str, Any], deck: Deck) -> np.ndarray:
     return masks[None, :]
 
 
-def position_view(position: dict[str, Any], rules: Rules | str | dict | None = None, deck: Deck = STANDARD_DECK):
-    """The BidView or PlayView (one table) of the seat to act in `position`."""
+def position_view(position: dict[str, Any], rules: Rules | str | dict | None = None):
+    """The BidView or PlayView (one table) of the seat to act in `position`.
+
+    `hands` are the cards held when the first trick was led (after any exchange); blind-nil
+    flags come from `blind`. Draft and exchange decisions are not positions (yet).
+    """
     rules = load_rules(rules if rules is not None else position.get("rules"))
+    deck = deck_for(rules.deck)
+    seats = rules.players
     dealer = np.array([int(position.get("dealer", 0))])
     state = _HandState(
         rules, deck, np.array([int(position.get("game", 0))]), np.array([int(position.get("hand", 0))]),
         np.zeros(1, dtype=np.uint64), dealer,
         np.array([position.get("score_before", [0, 0])], dtype=np.int64),
         np.array([position.get("bags_before", [0, 0])], dtype=np.int64),
-        deal=_hands(position, deck),
+        deal=_hands(position, deck, seats),
     )  # fmt: skip
-    bids = position.get("bids") or [None] * 4
+    bids = position.get("bids") or [None] * seats
+    if len(bids) != seats:
+        raise RecordError(f"a position of this game needs {seats} bids (null for not yet), got {len(bids)}")
     state.bids[0] = [-1 if b is None else int(b) for b in bids]
-    first_bidder = (int(dealer[0]) + 1) % 4
-    order = [(first_bidder + k) % 4 for k in range(4)]
+    state.blind[0] = position.get("blind") or [False] * seats
+    first_bidder = int(dealer[0]) if rules.first_bidder == "dealer" else (int(dealer[0]) + 1) % seats
+    order = [(first_bidder + k) % seats for k in range(seats)]
     made = [seat for seat in order if state.bids[0, seat] >= 0]
     if made != order[: len(made)]:
         raise RecordError(f"bids must be made in order from seat {first_bidder}; got {bids}")
     plays = position.get("plays", [])
-    if len(made) < 4:
+    if len(made) < seats:
         if plays:
-            raise RecordError("a position with plays must have all four bids")
-        return _expect(position, BidView(state, None, np.array([order[len(made)]]), len(made)))
+            raise RecordError("a position with plays must have every bid")
+        actor = np.array([order[len(made)]])
+        state.legal_bids = _legal_bids(state, actor)
+        return _expect(position, BidView(state, None, actor, len(made)))
+    _first_leader(state)
+    first_mode = FIRST_TRICK_MODES[rules.first_lead]
+    two_of_clubs = deck.index.get("2C", 0)
     for step, (seat, card) in enumerate(plays):
-        position_in_trick = step % 4
-        actor = (state.leader + position_in_trick) % 4
+        position_in_trick = step % seats
+        actor = (state.leader + position_in_trick) % seats
         if int(actor[0]) != int(seat):
             raise RecordError(f"play {step} ({card}) is by seat {seat}, but seat {int(actor[0])} is to play")
-        legal = kernels.legal_plays(state.hands, actor, position_in_trick == 0, state.led_suit, state.broken, deck.suit_masks)
+        legal = kernels.legal_plays(
+            state.hands, actor, position_in_trick == 0, state.led_suit, state.broken, deck.suit_masks,
+            first_mode if step < seats else 0, two_of_clubs,
+        )  # fmt: skip
         cid = np.array([deck.card_id(card)])
         if not kernels.is_legal_card(legal, cid)[0]:
             raise RecordError(f"play {step}: {card} by seat {seat} is not legal; legal: {' '.join(deck.labels(int(legal[0])))}")
         kernels.apply_play(
-            cid, actor, position_in_trick == 0, position_in_trick == 3, step,
+            cid, actor, position_in_trick == 0, position_in_trick == seats - 1, step,
             state.hands, state.played, state.plays, state.play_seats, state.trick_cards, state.led_suit,
             state.win_card, state.win_seat, state.broken, state.tricks_won, state.leader, deck.suit_of,
         )  # fmt: skip
-    if len(plays) >= 52:
+    if len(plays) >= 13 * seats:
         raise RecordError("the hand is over: no seat is to act")
     step = len(plays)
-    actor = (state.leader + step % 4) % 4
-    state.legal = kernels.legal_plays(state.hands, actor, step % 4 == 0, state.led_suit, state.broken, deck.suit_masks)
+    actor = (state.leader + step % seats) % seats
+    state.legal = kernels.legal_plays(
+        state.hands, actor, step % seats == 0, state.led_suit, state.broken, deck.suit_masks,
+        first_mode if step < seats else 0, two_of_clubs,
+    )  # fmt: skip
     return _expect(position, PlayView(state, None, actor, 4 + step))
 
 
