@@ -23,7 +23,7 @@ def _simulate(args: argparse.Namespace) -> int:
     rules = load_rules(args.rules)
     if args.hand_cap is not None:
         rules = rules.replace(hand_cap=args.hand_cap)
-    players = make_players(args.player or ["random"])
+    players = make_players(args.player or ["random"], seats=rules.players)
     stats = HandStats()
     keep: list[HandLog] = []
     start = time.perf_counter()
@@ -39,7 +39,7 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.records:
         n = write_records(args.records, hand_records(HandLog.concat(keep).sorted(), rules))
         print(f"wrote {n} hand records to {args.records}")
-    print(f"players: seats 0..3 = {', '.join(p.name for p in players)}; rules: {rules.preset_name() or 'custom'}")
+    print(f"players by seat: {', '.join(p.name for p in players)}; rules: {rules.preset_name() or 'custom'}")
     print(f"{stats.hands} hands in {elapsed:.2f} s ({stats.hands / elapsed:,.0f} hands/s)", end="")
     if args.games is not None:
         print(f"; {stats.games_over} games finished, {stats.games_unfinished} stopped unfinished at the hand cap")

@@ -7,14 +7,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from spades_lab.engine import HandLog
-from spades_lab.engine.scoring import TEAM_SEATS
+from spades_lab.engine.scoring import side_seats
 
 
 @dataclass
 class HandStats:
-    """Running totals per partnership (index 0: seats 0+2, 1: seats 1+3)."""
+    """Running totals per side (index 0: seats 0+2, 1: seats 1+3; in Duel, each player)."""
 
     hands: int = 0
+    players: int = 4
     games_over: int = 0
     games_unfinished: int = 0
     wins: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
@@ -36,8 +37,10 @@ class HandStats:
         self.games_unfinished += int(log.unfinished.sum())
         self.wins += np.bincount(log.winner[over], minlength=2)[:2]
         self.points += log.hand_score.sum(axis=0)
-        bids = log.bids[:, TEAM_SEATS]
-        tricks = log.tricks[:, TEAM_SEATS]
+        seats = side_seats(log.bids.shape[1])
+        self.players = log.bids.shape[1]
+        bids = log.bids[:, seats]
+        tricks = log.tricks[:, seats]
         nil = bids == 0
         contract = np.where(nil, 0, bids).sum(axis=2)
         has_contract = contract > 0
@@ -56,7 +59,7 @@ class HandStats:
             out.append(
                 {
                     "partnership": team,
-                    "seats": "0+2" if team == 0 else "1+3",
+                    "seats": ("0+2" if team == 0 else "1+3") if self.players == 4 else str(team),
                     "hands": self.hands,
                     "games_won": int(self.wins[team]),
                     "win_rate": self.wins[team] / self.games_over if self.games_over else float("nan"),
