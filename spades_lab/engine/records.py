@@ -58,7 +58,7 @@ def hand_records(log: HandLog, rules: Rules, deck: Deck | None = None) -> Iterat
     for i in range(len(log)):
         deal = [deck.labels(int(m)) for m in log.deal[i]]
         passed = log.passed[i]
-        hands = deal
+        hands = [list(h) for h in deal]
         if passed.any():
             received = np.roll(passed, 2) if len(passed) == 4 else np.zeros_like(passed)
             hands = [deck.labels((int(m) & ~int(out)) | int(inn)) for m, out, inn in zip(log.deal[i], passed, received)]
