@@ -1,4 +1,4 @@
-"""Independent reference referee for 4-player partnership Spades.
+"""Independent reference referee for Spades: 4-player partnership Spades, every variant, and Duel.
 
 Why this file exists: the spades_lab engine plays hands in numpy batches, and a
 batch engine is easy to get subtly wrong (an off-by-one in the leader, a spade
@@ -7,6 +7,13 @@ a hand record (RECORDS.md format) card by card with deliberately plain Python,
 written from RULES.md alone, and says exactly where a record disagrees with the
 rules. It must never import spades_lab: an independent check that shares code
 with the thing it checks is not independent.
+
+Variants (RULES.md "Variants" and "Two-player Duel"), each a field of the rules dict:
+    players 2 (Duel: a draft from the stock, per-player scores), deck jokers /
+    jokers-2d (trump order as data), first_lead two_of_clubs / lowest_clubs,
+    first_bidder, blind_nil (+ value, trail condition, exchange), big_contract
+    (10-for-200), max_team_contract, min_team_contract, nil_tricks_to_partner.
+A rules dict may omit any field: DEFAULT_RULES fills it in.
 
 Public interface (the engine tests call exactly these):
     RefereeError, score_hand, check_record, check_game, DEFAULT_RULES.
@@ -18,13 +25,29 @@ from typing import Any
 
 RANKS = "23456789TJQKA"  # lowest to highest; the index is the rank's strength
 SUITS = "CDHS"
-SPADES = "S"
+SPADES = "S"  # the trump suit; promoted deuces and jokers belong to it
+CLUBS = "C"
 SEATS = 4
 TRICKS_PER_HAND = 13
 FULL_DECK = frozenset(rank + suit for suit in SUITS for rank in RANKS)
+JOKER_CARDS = ("BJ", "LJ")
+
+# RULES.md "jokers and deuces": the trump block strongest first, and the cards taken out so that the
+# deck still holds 52. The 2-of-diamonds alternative is the same list with 2D promoted instead of 2C.
+_SPADES_ACE_TO_3 = [rank + SPADES for rank in reversed(RANKS[1:])]
+TRUMP_ORDERS: dict[str, list[str]] = {
+    "standard": [rank + SPADES for rank in reversed(RANKS)],
+    "jokers": ["BJ", "LJ", "2C", "2S", *_SPADES_ACE_TO_3],
+    "jokers-2d": ["BJ", "LJ", "2D", "2S", *_SPADES_ACE_TO_3],
+}
+REMOVED: dict[str, tuple[str, ...]] = {"standard": (), "jokers": ("2H", "2D"), "jokers-2d": ("2H", "2C")}
 
 # The default rules of RULES.md, as the fields the referee understands.
 DEFAULT_RULES: dict[str, Any] = {
+    "players": 4,
+    "deck": "standard",
+    "first_lead": "left_of_dealer",
+    "first_bidder": "left_of_dealer",
     "target": 500,
     "hand_cap": None,
     "mercy": False,
@@ -38,6 +61,15 @@ DEFAULT_RULES: dict[str, Any] = {
     "nil_tricks_as_bags": True,
     "min_bid": 1,
     "max_bid": 13,
+    "blind_nil": False,
+    "blind_nil_value": 200,
+    "blind_nil_trail": 0,
+    "blind_nil_exchange": 0,
+    "big_contract": None,
+    "big_contract_value": 200,
+    "max_team_contract": None,
+    "min_team_contract": 0,
+    "nil_tricks_to_partner": False,
 }
 
 
@@ -45,107 +77,206 @@ class RefereeError(Exception):
     """A record disagrees with the rules; the message names the field or play."""
 
 
-# --------------------------------------------------------------------------- cards
+# --------------------------------------------------------------------------- cards and decks
 
 
-def normalise_card(card: Any, where: str) -> str:
+class RefDeck:
+    """The 52 cards of a deck and, for each, the suit it belongs to in play and its strength there.
+
+    A card listed in the trump order (every spade, plus jokers and a promoted deuce) belongs to
+    the trump suit for following suit, breaking spades and winning tricks; its strength is its
+    place in that list. Any other card keeps its printed suit and ranks 2 (low) .. A (high).
+    """
+
+    def __init__(self, name: str) -> None:
+        if name not in TRUMP_ORDERS:
+            raise ValueError(f"unknown deck {name!r}; the referee knows {', '.join(TRUMP_ORDERS)}")
+        self.name = name
+        self.trump_order = list(TRUMP_ORDERS[name])
+        removed = set(REMOVED[name])
+        cards = {c for c in FULL_DECK if c not in removed} | set(self.trump_order)
+        if len(cards) != 52:
+            raise ValueError(f"deck {name!r} holds {len(cards)} cards, not 52")
+        self.cards = frozenset(cards)
+        self._trump_strength = {c: len(self.trump_order) - i for i, c in enumerate(self.trump_order)}
+        self._suit = {c: SPADES if c in self._trump_strength else c[1] for c in self.cards}
+
+    def suit(self, card: str) -> str:
+        """The suit a card belongs to in play: the trump suit for every trump."""
+        return self._suit[card]
+
+    def strength(self, card: str) -> int:
+        """Order of cards within the suit they belong to (higher wins)."""
+        if card in self._trump_strength:
+            return self._trump_strength[card]
+        return RANKS.index(card[0])
+
+
+STANDARD = RefDeck("standard")
+
+
+def deck_named(name: str) -> RefDeck:
+    return STANDARD if name == "standard" else RefDeck(name)
+
+
+def normalise_card(card: Any, where: str, deck: RefDeck = STANDARD) -> str:
     """Return the canonical two-character form of a card ("10h" -> "TH").
 
     RECORDS.md says readers also accept "10H" and lower case, so the referee
-    accepts them too rather than failing a record on spelling alone. Jokers are
-    not part of the rules checked here, so "BJ"/"LJ" are rejected.
+    accepts them too rather than failing a record on spelling alone. A card
+    the deck does not hold (a joker in the standard deck, 2H in the jokers
+    deck) is rejected.
     """
     if not isinstance(card, str):
         raise RefereeError(f"{where}: card {card!r} is not a string")
+    if card in deck.cards:  # already canonical: the common case
+        return card
     text = card.strip().upper()
     if text.startswith("10"):
         text = "T" + text[2:]
-    if len(text) != 2 or text[0] not in RANKS or text[1] not in SUITS:
-        raise RefereeError(f"{where}: {card!r} is not a card of the 52-card deck")
+    if text not in deck.cards:
+        raise RefereeError(f"{where}: {card!r} is not a card of the {deck.name} deck")
     return text
 
 
-def suit_of(card: str) -> str:
-    """Suit letter of a canonical card."""
-    return card[1]
+def suit_of(card: str, deck: RefDeck = STANDARD) -> str:
+    """Suit a canonical card belongs to in play."""
+    return deck.suit(card)
 
 
-def rank_of(card: str) -> int:
-    """Strength of a canonical card within its suit (2 -> 0, ace -> 12)."""
-    return RANKS.index(card[0])
+def rank_of(card: str, deck: RefDeck = STANDARD) -> int:
+    """Strength of a canonical card within its suit (standard deck: 2 -> 0, ace -> 12)."""
+    return deck.strength(card)
 
 
-def trick_winner_index(cards: list[str]) -> int:
-    """Index (0..3, in play order) of the card that wins a complete trick.
+def trick_winner_index(cards: list[str], deck: RefDeck = STANDARD) -> int:
+    """Index (in play order) of the card that wins a complete trick.
 
-    RULES.md: the highest spade wins; with no spade, the highest card of the
+    RULES.md: the highest trump wins; with no trump, the highest card of the
     suit led. Cards of other suits can never win.
     """
-    led = suit_of(cards[0])
-    spades = [i for i, c in enumerate(cards) if suit_of(c) == SPADES]
-    candidates = spades if spades else [i for i, c in enumerate(cards) if suit_of(c) == led]
-    return max(candidates, key=lambda i: rank_of(cards[i]))
+    led = deck.suit(cards[0])
+    trumps = [i for i, c in enumerate(cards) if deck.suit(c) == SPADES]
+    candidates = trumps if trumps else [i for i, c in enumerate(cards) if deck.suit(c) == led]
+    return max(candidates, key=lambda i: deck.strength(cards[i]))
+
+
+def legal_cards(
+    held: set[str] | list[str], trick: list[str], broken: bool, deck: RefDeck = STANDARD, first_lead: str | None = None
+) -> tuple[set[str], str]:
+    """(the cards a seat may play, the reason) for a seat holding `held` with `trick` on the table.
+
+    `first_lead` is the rules' first_lead, given for the first trick only:
+    - two_of_clubs: the leader must lead 2C (the caller checks that the leader holds it);
+    - lowest_clubs: every seat plays its lowest club; a seat with no club plays any card.
+    Otherwise: follow the suit led if possible, else anything; a leader may not lead a trump
+    before trumps are broken unless it holds nothing else.
+    """
+    held = set(held)
+    if first_lead == "lowest_clubs":
+        clubs = [c for c in held if deck.suit(c) == CLUBS]
+        if clubs:
+            return {min(clubs, key=deck.strength)}, "must play its lowest club on the first trick"
+        return held, ""
+    if not trick:
+        if first_lead == "two_of_clubs":
+            return {"2C"} & held, "must lead the 2 of clubs to the first trick"
+        if broken:
+            return held, ""
+        side = {c for c in held if deck.suit(c) != SPADES}
+        if side:
+            return side, "may not lead a spade (trump) before spades are broken while holding other suits"
+        return held, ""
+    led = deck.suit(trick[0])
+    follow = {c for c in held if deck.suit(c) == led}
+    if follow:
+        return follow, f"must follow suit {led} (it holds one)"
+    return held, ""
 
 
 # --------------------------------------------------------------------------- scoring
 
 
 def partnership_of(seat: int) -> int:
-    """Seats 0+2 are partnership 0, seats 1+3 partnership 1."""
+    """Seats 0+2 are partnership 0, seats 1+3 partnership 1 (in Duel, seat s is side s)."""
     return seat % 2
 
 
-def score_hand(rules: dict, bids: list[int], tricks: list[int], bags_before: list[int]) -> tuple[list[int], list[int]]:
-    """Score one hand: returns (hand_score per partnership, bags_after per partnership).
+def side_seats(players: int) -> list[list[int]]:
+    """The seats of side 0 and side 1."""
+    return [[0, 2], [1, 3]] if players == 4 else [[0], [1]]
 
-    Follows RULES.md "Default scoring", with every number taken from `rules`:
-    - contract = sum of the partnership's non-nil bids; contract tricks = the
-      tricks of its non-nil bidders (a nil bidder's tricks never help the partner);
-    - made: +trick_value * contract + bag_value per overtrick, overtricks are bags;
-      set: -trick_value * contract, nothing for the tricks;
-    - each nil on its own: +nil_value if it took no trick, -nil_value otherwise;
+
+def score_hand(
+    rules: dict, bids: list[int], tricks: list[int], bags_before: list[int], blind: list[bool] | None = None
+) -> tuple[list[int], list[int]]:
+    """Score one hand: returns (hand_score per side, bags_after per side).
+
+    4 bids: partnerships of seats 0+2 and 1+3; 2 bids: Duel, each player its own side.
+    Follows RULES.md "Default scoring" and its variants, with every number taken from `rules`:
+    - contract = sum of the side's non-nil bids; contract tricks = the tricks of its
+      non-nil bidders (a nil bidder's tricks never help the partner), unless
+      nil_tricks_to_partner: then every trick of the side counts toward the contract
+      and a failed nil's tricks are not also nil bags;
+    - made: +trick_value * contract (big_contract_value instead when big_contract is set
+      and the contract is at least big_contract) + bag_value per overtrick, overtricks are bags;
+      set: minus that value, nothing for the tricks;
+    - each nil on its own: +nil_value if it took no trick, -nil_value otherwise
+      (blind nil: blind_nil_value);
     - a nil bidder's tricks are bags worth bag_value each if nil_tricks_as_bags,
       otherwise ignored;
     - bags accumulate; while the penalty is enabled and bags >= bag_threshold:
       -bag_penalty and bag_threshold bags removed (the excess carries over).
     The returned hand_score already includes any bag penalty of this hand.
     """
-    if len(bids) != SEATS or len(tricks) != SEATS or len(bags_before) != 2:
-        raise ValueError("score_hand needs 4 bids, 4 trick counts and 2 bag counts")
+    rules = {**DEFAULT_RULES, **rules}
+    players = len(bids)
+    if players not in (2, 4) or len(tricks) != players or len(bags_before) != 2:
+        raise ValueError("score_hand needs 4 (or, in Duel, 2) bids and trick counts and 2 bag counts")
+    if blind is None:
+        blind = [False] * players
+    if len(blind) != players:
+        raise ValueError("score_hand needs one blind flag per seat")
     if rules["bag_penalty_enabled"] and rules["bag_threshold"] <= 0:
         raise ValueError("bag_threshold must be positive when the bag penalty is enabled")
 
     hand_score = [0, 0]
     bags_after = [0, 0]
-    for team in (0, 1):
-        seats = [team, team + 2]
+    for side, seats in enumerate(side_seats(players)):
         score = 0
         new_bags = 0
 
         contract = sum(bids[s] for s in seats if bids[s] != 0)
-        contract_tricks = sum(tricks[s] for s in seats if bids[s] != 0)
+        if rules["nil_tricks_to_partner"]:
+            contract_tricks = sum(tricks[s] for s in seats)
+        else:
+            contract_tricks = sum(tricks[s] for s in seats if bids[s] != 0)
+        value = rules["trick_value"] * contract
+        if rules["big_contract"] is not None and contract >= rules["big_contract"]:
+            value = rules["big_contract_value"]
         if contract_tricks >= contract:
             overtricks = contract_tricks - contract
-            score += rules["trick_value"] * contract + rules["bag_value"] * overtricks
+            score += value + rules["bag_value"] * overtricks
             new_bags += overtricks
         else:
-            score -= rules["trick_value"] * contract
+            score -= value
 
         for s in seats:
             if bids[s] != 0:
                 continue
-            score += rules["nil_value"] if tricks[s] == 0 else -rules["nil_value"]
-            if rules["nil_tricks_as_bags"]:
+            worth = rules["blind_nil_value"] if blind[s] else rules["nil_value"]
+            score += worth if tricks[s] == 0 else -worth
+            if rules["nil_tricks_as_bags"] and not rules["nil_tricks_to_partner"]:
                 score += rules["bag_value"] * tricks[s]
                 new_bags += tricks[s]
 
-        bags = bags_before[team] + new_bags
+        bags = bags_before[side] + new_bags
         if rules["bag_penalty_enabled"]:
             while bags >= rules["bag_threshold"]:
                 score -= rules["bag_penalty"]
                 bags -= rules["bag_threshold"]
-        hand_score[team] = score
-        bags_after[team] = bags
+        hand_score[side] = score
+        bags_after[side] = bags
     return hand_score, bags_after
 
 
@@ -157,6 +288,7 @@ def game_result(rules: dict, score_after: list[int], hands_played: int) -> tuple
     If it has not ended and hands_played reached hand_cap, it stops unfinished:
     never a win for anyone.
     """
+    rules = {**DEFAULT_RULES, **rules}
     ended = any(s >= rules["target"] for s in score_after)
     if rules["mercy"]:
         ended = ended or any(s <= rules["mercy_threshold"] for s in score_after)
@@ -184,18 +316,18 @@ def _is_int(value: Any) -> bool:
 
 
 def _int_pair(record: dict, name: str) -> list[int]:
-    """A per-partnership field: a list of two ints."""
+    """A per-side field: a list of two ints."""
     value = _field(record, name)
     if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(_is_int(v) for v in value):
-        raise RefereeError(f"{name}: expected two integers (one per partnership), got {value!r}")
+        raise RefereeError(f"{name}: expected two integers (one per side), got {value!r}")
     return list(value)
 
 
-def _check_hands(record: dict, name: str) -> list[set[str]]:
-    """`deal`/`hands`: four disjoint 13-card hands that together are the 52-card deck."""
+def _check_hands(record: dict, name: str, deck: RefDeck, players: int) -> list[set[str]]:
+    """`deal`/`hands`: disjoint 13-card hands, one per seat; with 4 seats together the whole deck."""
     value = _field(record, name)
-    if not isinstance(value, (list, tuple)) or len(value) != SEATS:
-        raise RefereeError(f"{name}: expected 4 hands, got {value!r}")
+    if not isinstance(value, (list, tuple)) or len(value) != players:
+        raise RefereeError(f"{name}: expected {players} hands, got {value!r}")
     hands: list[set[str]] = []
     seen: set[str] = set()
     for seat, cards in enumerate(value):
@@ -203,127 +335,278 @@ def _check_hands(record: dict, name: str) -> list[set[str]]:
             raise RefereeError(f"{name}[{seat}]: expected 13 cards, got {cards!r}")
         hand: set[str] = set()
         for card in cards:
-            c = normalise_card(card, f"{name}[{seat}]")
+            c = normalise_card(card, f"{name}[{seat}]", deck)
             if c in seen:
-                raise RefereeError(f"{name}[{seat}]: card {c} appears twice in the deal")
+                raise RefereeError(f"{name}[{seat}]: card {c} appears twice in the {name}")
             seen.add(c)
             hand.add(c)
         hands.append(hand)
-    if seen != FULL_DECK:  # 52 distinct valid cards is the deck, but say what is missing if not
-        raise RefereeError(f"{name}: missing cards {sorted(FULL_DECK - seen)}")
+    if players == 4 and seen != deck.cards:  # 52 distinct valid cards is the deck, but say what is missing if not
+        raise RefereeError(f"{name}: missing cards {sorted(deck.cards - seen)}")
     return hands
 
 
-def _check_bids(record: dict, rules: dict) -> list[int]:
-    """`bids`: one per seat, each nil (0) or min_bid..max_bid."""
+def _check_draft(record: dict, dealer: int, deal: list[set[str]], deck: RefDeck) -> None:
+    """Duel: 26 turns alternating from the non-dealer over a 52-card stock; they build `deal`.
+
+    Each turn [seat, "keep" | "discard", top, next]: keep takes the top card and discards the
+    next one; discard throws the top card away and takes the next one, whatever it is.
+    """
+    draft = _field(record, "draft")
+    if not isinstance(draft, (list, tuple)) or len(draft) != 26:
+        count = len(draft) if isinstance(draft, (list, tuple)) else draft
+        raise RefereeError(f"draft: expected 26 turns (13 each), got {count!r}")
+    built: list[set[str]] = [set(), set()]
+    drawn: set[str] = set()
+    for turn, entry in enumerate(draft):
+        where = f"draft[{turn}]"
+        if not isinstance(entry, (list, tuple)) or len(entry) != 4 or not _is_int(entry[0]):
+            raise RefereeError(f"{where}: expected [seat, 'keep' | 'discard', top, next], got {entry!r}")
+        seat, choice = entry[0], entry[1]
+        expected = (dealer + 1 + turn) % 2
+        if seat != expected:
+            raise RefereeError(f"{where}: seat {seat} draws, but seat {expected} is to draw (the non-dealer first)")
+        if choice not in ("keep", "discard"):
+            raise RefereeError(f"{where}: choice {choice!r} is neither 'keep' nor 'discard'")
+        top = normalise_card(entry[2], where, deck)
+        nxt = normalise_card(entry[3], where, deck)
+        for card in (top, nxt):
+            if card in drawn:
+                raise RefereeError(f"{where}: {card} was already drawn from the stock")
+            drawn.add(card)
+        built[seat].add(top if choice == "keep" else nxt)
+    for seat in (0, 1):
+        if built[seat] != deal[seat]:
+            raise RefereeError(
+                f"draft: builds {sorted(built[seat])} for seat {seat}, but deal[{seat}] is {sorted(deal[seat])}"
+            )
+
+
+def _check_blind(record: dict, rules: dict, players: int, score_before: list[int]) -> list[bool]:
+    """`blind`: one flag per seat; a blind nil needs the rules, 4 players and (if set) a large enough deficit."""
+    blind = record.get("blind")
+    if blind is None:
+        return [False] * players
+    if not isinstance(blind, (list, tuple)) or len(blind) != players or not all(isinstance(b, bool) for b in blind):
+        raise RefereeError(f"blind: expected {players} true/false flags, got {blind!r}")
+    for seat, flag in enumerate(blind):
+        if not flag:
+            continue
+        if players != 4:
+            raise RefereeError(f"blind[{seat}]: Duel has no blind nil")
+        if not rules["blind_nil"]:
+            raise RefereeError(f"blind[{seat}]: {blind!r} but these rules have no blind nil")
+        side = partnership_of(seat)
+        deficit = score_before[1 - side] - score_before[side]
+        trail = rules["blind_nil_trail"]
+        if trail > 0 and deficit < trail:
+            raise RefereeError(
+                f"blind[{seat}]: blind nil while the side trails by {deficit} (score_before {score_before}),"
+                f" but the rules allow it only when trailing by at least {trail}"
+            )
+    return list(blind)
+
+
+def _check_bids(record: dict, rules: dict, players: int, blind: list[bool]) -> list[int]:
+    """`bids`: one per seat, each nil (0) or min_bid..max_bid; a blind nil is a nil; side contract limits."""
     bids = _field(record, "bids")
-    if not isinstance(bids, (list, tuple)) or len(bids) != SEATS:
-        raise RefereeError(f"bids: expected 4 bids, got {bids!r}")
+    if not isinstance(bids, (list, tuple)) or len(bids) != players:
+        raise RefereeError(f"bids: expected {players} bids, got {bids!r}")
     for seat, bid in enumerate(bids):
         if not _is_int(bid) or not (bid == 0 or rules["min_bid"] <= bid <= rules["max_bid"]):
             raise RefereeError(
                 f"bids[{seat}]: {bid!r} is neither nil (0) nor in {rules['min_bid']}..{rules['max_bid']}"
             )
+        if blind[seat] and bid != 0:
+            raise RefereeError(f"bids[{seat}]: {bid} but blind[{seat}] marks a blind nil")
+    if players == 4:
+        # Nil counts 0. The cap binds every bid; the minimum binds the second partner to bid, and
+        # once both have bid that is exactly "the side's sum is at least the minimum".
+        for side, seats in enumerate(side_seats(players)):
+            total = sum(bids[s] for s in seats)
+            cap = rules["max_team_contract"]
+            if cap is not None and total > cap:
+                raise RefereeError(
+                    f"bids: side {side} bids {[bids[s] for s in seats]}, more than max_team_contract {cap}"
+                )
+            if total < rules["min_team_contract"]:
+                raise RefereeError(
+                    f"bids: side {side} bids {[bids[s] for s in seats]},"
+                    f" less than min_team_contract {rules['min_team_contract']}"
+                )
     return list(bids)
 
 
-def _replay_plays(record: dict, hands: list[set[str]], dealer: int) -> list[int]:
+def _apply_exchange(
+    record: dict, rules: dict, deal: list[set[str]], blind: list[bool], deck: RefDeck
+) -> list[set[str]]:
+    """Replay `exchange` on the deal and return the hands it leaves.
+
+    RULES.md: after declaring blind nil, the bidder and its partner exchange `blind_nil_exchange`
+    cards each way; no exchange when both partners bid blind nil. Records list the partner's
+    passes before the blind bidder's passes back; a pass must be a card its giver holds at that
+    moment (so the bidder may pass back a card it has just received).
+    """
+    exchange = record.get("exchange") or []
+    k = rules["blind_nil_exchange"] if rules["blind_nil"] else 0
+    if not isinstance(exchange, (list, tuple)):
+        raise RefereeError(f"exchange: expected a list of [from_seat, to_seat, card], got {exchange!r}")
+    bidder_of: dict[int, int] = {}  # side -> its single blind-nil bidder, for sides that exchange
+    if k:
+        for side, seats in enumerate(side_seats(SEATS)):
+            blinds = [s for s in seats if blind[s]]
+            if len(blinds) == 1:
+                bidder_of[side] = blinds[0]
+    held = [set(h) for h in deal]
+    to_bidder = {side: 0 for side in bidder_of}
+    to_partner = {side: 0 for side in bidder_of}
+    for i, entry in enumerate(exchange):
+        where = f"exchange[{i}]"
+        if not isinstance(entry, (list, tuple)) or len(entry) != 3 or not (_is_int(entry[0]) and _is_int(entry[1])):
+            raise RefereeError(f"{where}: expected [from_seat, to_seat, card], got {entry!r}")
+        giver, taker = entry[0], entry[1]
+        if not 0 <= giver < SEATS or taker != (giver + 2) % SEATS:
+            raise RefereeError(f"{where}: seat {giver} passes to seat {taker}, but passes go to the partner")
+        side = partnership_of(giver)
+        if side not in bidder_of:
+            raise RefereeError(
+                f"{where}: seat {giver} passes a card, but its side has no exchange"
+                f" (blind {blind!r}, blind_nil_exchange {k})"
+            )
+        card = normalise_card(entry[2], where, deck)
+        if giver != bidder_of[side]:
+            if to_bidder[side] >= k or to_partner[side]:
+                raise RefereeError(f"{where}: seat {giver} passes a card out of turn (the partner passes {k} first)")
+            to_bidder[side] += 1
+        else:
+            if to_bidder[side] < k or to_partner[side] >= k:
+                raise RefereeError(f"{where}: blind bidder {giver} passes back out of turn (after receiving {k})")
+            to_partner[side] += 1
+        if card not in held[giver]:
+            raise RefereeError(f"{where}: seat {giver} passes {card}, which it does not hold")
+        held[giver].remove(card)
+        held[taker].add(card)
+    for side, bidder in bidder_of.items():
+        if to_bidder[side] != k or to_partner[side] != k:
+            raise RefereeError(
+                f"exchange: blind bidder {bidder} and its partner must pass {k} card(s) each way,"
+                f" the record has {to_bidder[side]} and {to_partner[side]}"
+            )
+    return held
+
+
+def _first_leader(rules: dict, hands: list[set[str]], dealer: int, players: int) -> int:
+    """Left of the dealer (in Duel: the non-dealer), or the holder of 2C under two_of_clubs."""
+    if rules["first_lead"] == "two_of_clubs":
+        holders = [s for s in range(players) if "2C" in hands[s]]
+        if len(holders) != 1:
+            raise RefereeError(f"hands: first_lead two_of_clubs but 2C is held by {holders}")
+        return holders[0]
+    return (dealer + 1) % players
+
+
+def _replay_plays(
+    record: dict, hands: list[set[str]], dealer: int, rules: dict | None = None, deck: RefDeck = STANDARD
+) -> list[int]:
     """Replay `plays` trick by trick; return the tricks won per seat.
 
     Checks, for every play: the right seat (left of the dealer leads the first
-    trick, then clockwise, the previous trick's winner leads the next), the card
-    is held by that seat, suit is followed when possible, and spades are not
-    led before they are broken (a spade played in an earlier trick) unless the
-    leader holds nothing but spades.
+    trick, or the holder of 2C under two_of_clubs; then clockwise; the previous
+    trick's winner leads the next), the card is held by that seat, the
+    first-trick variant, suit is followed when possible, and spades (trumps)
+    are not led before they are broken (a trump played in an earlier trick)
+    unless the leader holds nothing but trumps.
     """
+    rules = {**DEFAULT_RULES, **(rules or {})}
+    players = len(hands)
     plays = _field(record, "plays")
-    if not isinstance(plays, (list, tuple)) or len(plays) != SEATS * TRICKS_PER_HAND:
+    if not isinstance(plays, (list, tuple)) or len(plays) != players * TRICKS_PER_HAND:
         count = len(plays) if isinstance(plays, (list, tuple)) else plays
-        raise RefereeError(f"plays: expected 52 plays, got {count!r}")
+        raise RefereeError(f"plays: expected {players * TRICKS_PER_HAND} plays, got {count!r}")
 
     held = [set(h) for h in hands]  # copies: cards leave as they are played
-    tricks_won = [0] * SEATS
-    leader = (dealer + 1) % SEATS
+    tricks_won = [0] * players
+    leader = _first_leader(rules, hands, dealer, players)
     spades_broken = False
     for trick in range(TRICKS_PER_HAND):
         trick_cards: list[str] = []
-        for position in range(SEATS):
-            index = trick * SEATS + position
+        first = rules["first_lead"] if trick == 0 else None
+        for position in range(players):
+            index = trick * players + position
             entry = plays[index]
             where = f"plays[{index}] (trick {trick}, play {position})"
             if not isinstance(entry, (list, tuple)) or len(entry) != 2 or not _is_int(entry[0]):
                 raise RefereeError(f"{where}: expected [seat, card], got {entry!r}")
             seat = entry[0]
-            card = normalise_card(entry[1], where)
-            expected_seat = (leader + position) % SEATS
+            card = normalise_card(entry[1], where, deck)
+            expected_seat = (leader + position) % players
             if seat != expected_seat:
                 raise RefereeError(f"{where}: {card} played by seat {seat}, but seat {expected_seat} is to play")
             if card not in held[seat]:
                 raise RefereeError(f"{where}: seat {seat} plays {card}, which it does not hold")
-            if position == 0:
-                only_spades = all(suit_of(c) == SPADES for c in held[seat])
-                if suit_of(card) == SPADES and not spades_broken and not only_spades:
-                    raise RefereeError(
-                        f"{where}: seat {seat} leads {card} before spades are broken while holding other suits"
-                    )
-            else:
-                led = suit_of(trick_cards[0])
-                can_follow = any(suit_of(c) == led for c in held[seat])
-                if can_follow and suit_of(card) != led:
-                    raise RefereeError(f"{where}: seat {seat} plays {card} but must follow suit {led} (it holds one)")
+            allowed, reason = legal_cards(held[seat], trick_cards, spades_broken, deck, first)
+            if card not in allowed:
+                raise RefereeError(f"{where}: seat {seat} plays {card} but {reason}; allowed {sorted(allowed)}")
             held[seat].remove(card)
             trick_cards.append(card)
 
-        winner = (leader + trick_winner_index(trick_cards)) % SEATS
+        winner = (leader + trick_winner_index(trick_cards, deck)) % players
         tricks_won[winner] += 1
-        # Broken from the NEXT trick on: a spade in this trick does not license a spade lead within it.
-        if any(suit_of(c) == SPADES for c in trick_cards):
+        # Broken from the NEXT trick on: a trump in this trick does not license a trump lead within it.
+        if any(deck.suit(c) == SPADES for c in trick_cards):
             spades_broken = True
         leader = winner
     return tricks_won
 
 
 def check_record(record: dict, rules: dict) -> None:
-    """Replay one 4-player hand record and raise RefereeError at the first disagreement.
+    """Replay one hand record and raise RefereeError at the first disagreement.
 
-    `rules` is the rules dict to judge by; record["rules"] (a dict or a preset
-    name) is ignored so the caller decides what the record is held to. Fields
-    not in RECORDS.md are ignored.
+    `rules` is the rules dict to judge by (missing fields take DEFAULT_RULES);
+    record["rules"] (a dict or a preset name) is ignored so the caller decides
+    what the record is held to. Fields not in RECORDS.md are ignored.
     """
     rules = {**DEFAULT_RULES, **rules}
     if not isinstance(record, dict):
         raise RefereeError(f"record: expected a dict, got {type(record).__name__}")
+    players = rules["players"]
+    if players not in (2, 4):
+        raise ValueError(f"rules players = {players!r}: the referee knows 4-player Spades and 2-player Duel")
+    deck = deck_named(rules["deck"])
 
-    if "players" in record and record["players"] != SEATS:
-        raise RefereeError(f"players: expected 4, got {record['players']!r}")
+    if "players" in record and record["players"] != players:
+        raise RefereeError(f"players: expected {players}, got {record['players']!r}")
     hand_no = _field(record, "hand")
     if not _is_int(hand_no) or hand_no < 0:
         raise RefereeError(f"hand: expected a hand number >= 0, got {hand_no!r}")
     dealer = _field(record, "dealer")
-    if not _is_int(dealer) or not 0 <= dealer < SEATS:
-        raise RefereeError(f"dealer: expected a seat 0..3, got {dealer!r}")
+    if not _is_int(dealer) or not 0 <= dealer < players:
+        raise RefereeError(f"dealer: expected a seat 0..{players - 1}, got {dealer!r}")
+    score_before = _int_pair(record, "score_before")
+    bags_before = _int_pair(record, "bags_before")
 
-    deal = _check_hands(record, "deal")
-    hands = _check_hands(record, "hands")
-    for seat in range(SEATS):
-        if hands[seat] != deal[seat]:
-            raise RefereeError(f"hands[{seat}]: differs from deal[{seat}] but these rules have no exchange")
-    # No blind nil and no exchange in these rules: if the fields are present they must say so.
-    if "blind" in record and any(record["blind"]):
-        raise RefereeError(f"blind: {record['blind']!r} but these rules have no blind nil")
-    if record.get("exchange"):
-        raise RefereeError(f"exchange: {record['exchange']!r} but these rules have no exchange")
+    deal = _check_hands(record, "deal", deck, players)
+    if players == 2:
+        _check_draft(record, dealer, deal, deck)
+    elif record.get("draft"):
+        raise RefereeError(f"draft: {record['draft']!r} but only Duel drafts")
+    blind = _check_blind(record, rules, players, score_before)
+    bids = _check_bids(record, rules, players, blind)
 
-    bids = _check_bids(record, rules)
-    tricks = _replay_plays(record, hands, dealer)
+    expected_hands = _apply_exchange(record, rules, deal, blind, deck) if players == 4 else deal
+    hands = _check_hands(record, "hands", deck, players)
+    for seat in range(players):
+        if hands[seat] != expected_hands[seat]:
+            raise RefereeError(
+                f"hands[{seat}]: {sorted(hands[seat])} but the deal after the exchange gives {sorted(expected_hands[seat])}"
+            )
+    tricks = _replay_plays(record, hands, dealer, rules, deck)
 
     claimed_tricks = _field(record, "tricks")
     if not isinstance(claimed_tricks, (list, tuple)) or list(claimed_tricks) != tricks:
         raise RefereeError(f"tricks: record says {claimed_tricks!r}, replay gives {tricks}")
 
-    score_before = _int_pair(record, "score_before")
-    bags_before = _int_pair(record, "bags_before")
-    hand_score, bags_after = score_hand(rules, bids, tricks, bags_before)
+    hand_score, bags_after = score_hand(rules, bids, tricks, bags_before, blind)
     if _int_pair(record, "hand_score") != hand_score:
         raise RefereeError(f"hand_score: record says {record['hand_score']!r}, rules give {hand_score}")
     score_after = [score_before[t] + hand_score[t] for t in (0, 1)]
@@ -346,12 +629,13 @@ def check_game(records: list[dict], rules: dict) -> None:
     """Check the records of one whole game, in hand order.
 
     Each hand must pass check_record; hands are numbered 0, 1, 2, ...; the deal
-    passes clockwise; each hand starts from the previous hand's totals and bags
-    (the first from [0, 0]); the game ends exactly at the last record, either
-    with game_over true or, when the hand cap stopped it, unfinished after
-    exactly hand_cap hands.
+    passes clockwise (in Duel the dealer role alternates); each hand starts from
+    the previous hand's totals and bags (the first from [0, 0]); the game ends
+    exactly at the last record, either with game_over true or, when the hand cap
+    stopped it, unfinished after exactly hand_cap hands.
     """
     rules = {**DEFAULT_RULES, **rules}
+    players = rules["players"]
     if not records:
         raise RefereeError("game: no records")
     game_ids = {r.get("game") for r in records if isinstance(r, dict)}
@@ -368,7 +652,7 @@ def check_game(records: list[dict], rules: dict) -> None:
             raise RefereeError(f"hand {i}: {error}") from error
         if record["hand"] != i:
             raise RefereeError(f"hand {i}: hand: numbered {record['hand']!r}, expected {i}")
-        if previous_dealer is not None and record["dealer"] != (previous_dealer + 1) % SEATS:
+        if previous_dealer is not None and record["dealer"] != (previous_dealer + 1) % players:
             raise RefereeError(
                 f"hand {i}: dealer: {record['dealer']} but the deal passes clockwise from {previous_dealer}"
             )

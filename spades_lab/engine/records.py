@@ -57,11 +57,7 @@ def hand_records(log: HandLog, rules: Rules, deck: Deck | None = None) -> Iterat
     cards = deck.cards
     for i in range(len(log)):
         deal = [deck.labels(int(m)) for m in log.deal[i]]
-        passed = log.passed[i]
-        hands = [list(h) for h in deal]
-        if passed.any():
-            received = np.roll(passed, 2) if len(passed) == 4 else np.zeros_like(passed)
-            hands = [deck.labels((int(m) & ~int(out)) | int(inn)) for m, out, inn in zip(log.deal[i], passed, received)]
+        hands = [deck.labels(int(m)) for m in log.held[i]]
         record = {
             "game": int(log.game[i]),
             "hand": int(log.hand[i]),
@@ -218,6 +214,12 @@ def verify(records: list[dict[str, Any]], rules: Rules | str | dict | None = Non
         record_hands = [sorted(deck.labels(deck.mask(h))) for h in _need(record, "hands")]
         if record_hands != [sorted(h) for h in replayed["hands"]]:
             raise RecordError(f"game {record.get('game')}, hand {record.get('hand')}: hands disagree with deal and exchange")
+        exchange = [[int(a), int(b), deck.cards[deck.card_id(c)]] for a, b, c in record.get("exchange") or []]
+        if exchange != replayed["exchange"]:
+            raise RecordError(
+                f"game {record.get('game')}, hand {record.get('hand')}: exchange is {record.get('exchange')!r},"
+                f" the passes replay as {replayed['exchange']!r}"
+            )
         for key in ("plays", "tricks", "hand_score", "score_after", "bags_after", "game_over", "winner"):
             mine = [[s, c] for s, c in record[key]] if key == "plays" else record.get(key)
             if key == "plays":

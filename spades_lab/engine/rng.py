@@ -53,7 +53,7 @@ def _derive(keys: np.ndarray, part: np.ndarray) -> np.ndarray:
 def derive(keys: np.ndarray | int, part: np.ndarray | int) -> np.ndarray:
     """Child keys: the same (key, part) always gives the same key, other parts unrelated ones."""
     k, p = np.broadcast_arrays(np.asarray(keys, dtype=np.uint64), np.asarray(part, dtype=np.uint64))
-    return _derive(np.ascontiguousarray(k).ravel(), np.ascontiguousarray(p).ravel()).reshape(k.shape)
+    return _derive(np.array(k, copy=True).ravel(), np.array(p, copy=True).ravel()).reshape(k.shape)
 
 
 def seed_key(seed: int) -> np.uint64:

@@ -36,6 +36,8 @@ class HandLog:
     dealer: np.ndarray
     deal: np.ndarray
     """[n, seats] uint64 masks of each seat's cards before bidding (after the draft in Duel)."""
+    held: np.ndarray
+    """[n, seats] uint64 masks of the cards held when the first trick was led (after any exchange)."""
     bids: np.ndarray
     plays: np.ndarray
     """[n, 13 * seats] card ids in play order."""
@@ -186,15 +188,16 @@ def _bidding(state: _HandState, policies: Sequence[Policy]) -> None:
     for k in range(p):
         actor = (first + k) % p
         rows_all = np.arange(n)
-        if rules.blind_nil:
-            side = actor % 2
-            trail = state.scores[rows_all, 1 - side] - state.scores[rows_all, side]
-            eligible = np.flatnonzero(trail >= rules.blind_nil_trail)
-            blind = _decide(policies, actor, state, BlindView, ask_blind, BLIND_DECISION + k, eligible, bool)
-            state.blind[rows_all, actor] = blind
-        else:
-            blind = None
         state.legal_bids = _legal_bids(state, actor)
+        blind = None
+        if rules.blind_nil:
+            # blind nil is a nil: only where nil is a legal bid, and only for a side trailing enough
+            eligible = state.legal_bids[:, 0].copy()
+            if rules.blind_nil_trail:
+                side = actor % 2
+                eligible &= state.scores[rows_all, 1 - side] - state.scores[rows_all, side] >= rules.blind_nil_trail
+            blind = _decide(policies, actor, state, BlindView, ask_blind, BLIND_DECISION + k, np.flatnonzero(eligible), bool)
+            state.blind[rows_all, actor] = blind
         if blind is None or not blind.any():
             state.bids[rows_all, actor] = _decide(policies, actor, state, BidView, ask_bids, k)
         else:
@@ -266,6 +269,7 @@ def play_hand(
     state.dealt = state.hands.copy()
     _bidding(state, policies)
     _exchange(state, policies)
+    held = state.hands.copy()
     _first_leader(state)
     suit_masks = deck.suit_masks
     first_mode = FIRST_TRICK_MODES[rules.first_lead]
@@ -288,7 +292,7 @@ def play_hand(
     over, winner, unfinished = game_end(rules, after, hand_number + 1)
     n = len(game_id)
     return HandLog(
-        game=game_id, hand=hand_number, dealer=dealer, deal=state.dealt, bids=state.bids,
+        game=game_id, hand=hand_number, dealer=dealer, deal=state.dealt, held=held, bids=state.bids,
         plays=state.plays, play_seats=state.play_seats, tricks=state.tricks_won,
         score_before=scores, bags_before=bags, hand_score=result.points, score_after=after,
         bags_after=result.bags_after, bags_won=result.new_bags, bag_penalties=result.penalties,
