@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -21,7 +22,7 @@ def popcount(x: np.uint64) -> int:
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
     x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @njit(cache=True, inline="always")
@@ -29,17 +30,15 @@ def lowest(x: np.uint64) -> int:
     """Id of the weakest card of a mask; -1 for an empty mask."""
     if x == ZERO:
         return -1
-    return popcount((x & (~x + ONE)) - ONE)
+    return np.int64(trailing_zeros(x))
 
 
 @njit(cache=True, inline="always")
 def highest(x: np.uint64) -> int:
     """Id of the strongest card of a mask; -1 for an empty mask."""
-    n = -1
-    while x != ZERO:
-        x >>= ONE
-        n += 1
-    return n
+    if x == ZERO:
+        return -1
+    return 63 - np.int64(leading_zeros(x))
 
 
 @njit(cache=True, inline="always")

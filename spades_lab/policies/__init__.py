@@ -1,6 +1,8 @@
 """Bidding and card-play policies, and players built from their names."""
 
+from spades_lab.policies import bidding as _bidding  # noqa: F401  (registers counting, optimist, cautious)
 from spades_lab.policies import draft as _draft  # noqa: F401  (registers draft and exchange policies)
+from spades_lab.policies import play as _play  # noqa: F401  (registers tips and greedy)
 from spades_lab.policies.adapter import FunctionPolicy, from_functions
 from spades_lab.policies.baseline import RandomBid, RandomPlay
 from spades_lab.policies.player import Player

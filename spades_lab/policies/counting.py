@@ -1,7 +1,7 @@
 """The cheat sheet's trick-counting bid and nil rule (HEURISTICS.md sections 1 and 2).
 
 Each rule exists twice: a plain-Python scalar version that reads like the sheet, for
-people checking one hand, and a numpy batch version over uint64 hand masks, for
+people checking one hand, and a compiled batch version over uint64 hand masks, for
 simulating millions of deals. Both read their numbers from the same frozen dataclass and
 add the terms in the same order, so they agree exactly (a property test checks it).
 
@@ -17,10 +17,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import numpy as np
+from numba import njit
 
 from spades_lab.cards import RANKS, STANDARD_DECK, SUITS, TRUMP, Deck, parse_cards
+from spades_lab.engine.bits import popcount
 
 SIDE_SUITS = tuple(s for s in range(4) if s != TRUMP)
 
@@ -166,48 +169,132 @@ def nil_ok(
 
 
 # --- batch versions --------------------------------------------------------------------
+# Compiled loops over the hands, because the bidder runs them four times per simulated hand.
+# The deck and the parameters become plain numbers first (`_count_numbers`, `_nil_numbers`):
+# card masks found by label, as above, so a variant deck works the same way.
 
 
-def _has(hands: np.ndarray, deck: Deck, label: str) -> np.ndarray:
-    """Whether each hand holds `label` (all False if the deck lacks it)."""
+def _label_bit(deck: Deck, label: str) -> int:
+    """Mask of `label` in `deck`; 0 if the deck lacks it."""
     card_id = deck.index.get(label)
-    if card_id is None:
-        return np.zeros(hands.shape, dtype=bool)
-    return (hands & np.uint64(1 << card_id)) != 0
+    return 0 if card_id is None else 1 << card_id
 
 
-def _lengths(hands: np.ndarray, deck: Deck) -> list[np.ndarray]:
-    return [np.bitwise_count(hands & deck.suit_masks[s]).astype(np.int64) for s in range(4)]
+@lru_cache(maxsize=32)
+def _count_numbers(params: CountParams, deck: Deck) -> tuple:
+    p = params
+    suits = tuple(np.uint64(m) for m in deck.suit_masks)
+    spade_honours = tuple(np.uint64(_label_bit(deck, r + "S")) for r in "AKQ")
+    side_honours = tuple(np.uint64(_label_bit(deck, r + SUITS[s])) for s in SIDE_SUITS for r in "AKQ")
+    values = tuple(
+        float(v)
+        for v in (
+            p.ace_spade, p.king_spade, p.singleton_king_spade, p.queen_spade, p.spade_length_value,
+            p.side_ace, p.side_king, p.side_singleton_king, p.side_queen, p.side_queen_alone,
+            p.void_value, p.void_with_three_spades, p.singleton_value,
+        )
+    )  # fmt: skip
+    sizes = (p.queen_spade_min_others, p.spade_length_from, p.void_min_spades, p.singleton_min_spades)
+    return suits, spade_honours, side_honours, values, tuple(int(v) for v in sizes)
+
+
+@njit(cache=True, inline="always")
+def _cards(x: np.uint64) -> int:
+    """How many cards a mask holds, as a signed int (bits.popcount returns uint64 in compiled code)."""
+    return np.int64(popcount(x))
+
+
+@njit(cache=True)
+def _count_kernel(
+    hands: np.ndarray, suits: tuple, spade_honours: tuple, side_honours: tuple, values: tuple, sizes: tuple
+) -> np.ndarray:
+    """`count_tricks` per hand, the terms in the scalar version's order (so sums agree to the bit)."""
+    (ace_spade, king_spade, singleton_king_spade, queen_spade, length_value, side_ace, side_king,
+     side_singleton_king, side_queen, side_queen_alone, void_value, void_three, singleton_value) = values  # fmt: skip
+    queen_min_others, length_from, void_min_spades, singleton_min_spades = sizes
+    out = np.empty(hands.shape[0], dtype=np.float64)
+    for t in range(hands.shape[0]):
+        hand = hands[t]
+        spades = _cards(hand & suits[3])
+        count = 0.0
+        if hand & spade_honours[0] != 0:
+            count += ace_spade
+        if hand & spade_honours[1] != 0:
+            count += singleton_king_spade if spades == 1 else king_spade
+        if hand & spade_honours[2] != 0 and spades - 1 >= queen_min_others:
+            count += queen_spade
+        count += length_value * max(spades - length_from, 0)
+        void = void_value if spades >= void_min_spades else (void_three if spades >= singleton_min_spades else 0.0)
+        singleton = singleton_value if spades >= singleton_min_spades else 0.0
+        for s in range(3):
+            length = _cards(hand & suits[s])
+            ace = hand & side_honours[3 * s] != 0
+            king = hand & side_honours[3 * s + 1] != 0
+            if ace:
+                count += side_ace
+            if king:
+                count += side_singleton_king if length == 1 else side_king
+            if hand & side_honours[3 * s + 2] != 0:
+                count += side_queen if ace or king else side_queen_alone
+            if length == 0:
+                count += void
+            elif length == 1:
+                count += singleton
+        out[t] = count
+    return out
 
 
 def count_tricks_batch(
     hands: np.ndarray, params: CountParams = DEFAULT_COUNT, deck: Deck = STANDARD_DECK
 ) -> np.ndarray:
     """`count_tricks` over a uint64 array of hand masks of any shape; float64 counts, same shape."""
-    p = params
     hands = np.asarray(hands, dtype=np.uint64)
-    lengths = _lengths(hands, deck)
-    spades = lengths[TRUMP]
-    count = np.zeros(hands.shape, dtype=np.float64)
-    count += np.where(_has(hands, deck, "AS"), p.ace_spade, 0.0)
-    king_value = np.where(spades == 1, p.singleton_king_spade, p.king_spade)
-    count += np.where(_has(hands, deck, "KS"), king_value, 0.0)
-    count += np.where(_has(hands, deck, "QS") & (spades - 1 >= p.queen_spade_min_others), p.queen_spade, 0.0)
-    count += p.spade_length_value * np.maximum(spades - p.spade_length_from, 0)
-    void_value = np.where(
-        spades >= p.void_min_spades,
-        p.void_value,
-        np.where(spades >= p.singleton_min_spades, p.void_with_three_spades, 0.0),
+    flat = np.ascontiguousarray(hands.ravel())
+    return _count_kernel(flat, *_count_numbers(params, deck)).reshape(hands.shape)
+
+
+@lru_cache(maxsize=32)
+def _nil_numbers(params: NilParams, deck: Deck) -> tuple:
+    suits = tuple(np.uint64(m) for m in deck.suit_masks)
+    aces = sum(_label_bit(deck, "A" + suit) for suit in SUITS)
+    kings = tuple(np.uint64(_label_bit(deck, "K" + suit)) for suit in SUITS)
+    king_suits = tuple(
+        np.uint64(deck.suit_masks[deck.suit("K" + suit)] if "K" + suit in deck.index else 0) for suit in SUITS
     )
-    singleton_value = np.where(spades >= p.singleton_min_spades, p.singleton_value, 0.0)
+    trump_ids = np.flatnonzero(deck.suit_of == TRUMP)
+    highest = deck.card_id(params.highest_spade + SUITS[TRUMP])
+    too_high = sum((1 << int(i) for i in trump_ids if i > highest), 0)
+    weak_top = RANKS.index(params.weak_suit_highest)
+    strong = []
     for s in SIDE_SUITS:
-        length = lengths[s]
-        ace, king, queen = (_has(hands, deck, r + SUITS[s]) for r in "AKQ")
-        count += np.where(ace, p.side_ace, 0.0)
-        count += np.where(king, np.where(length == 1, p.side_singleton_king, p.side_king), 0.0)
-        count += np.where(queen, np.where(ace | king, p.side_queen, p.side_queen_alone), 0.0)
-        count += np.where(length == 0, void_value, np.where(length == 1, singleton_value, 0.0))
-    return count
+        weak = sum(_label_bit(deck, r + SUITS[s]) for r in RANKS[: weak_top + 1])
+        strong.append(np.uint64(int(deck.suit_masks[s]) & ~weak))
+    limits = (params.max_spades, params.long_suit_min_length)
+    rule = (float(params.long_weak_suit_credit), float(params.count_threshold))
+    return suits, np.uint64(aces), kings, king_suits, np.uint64(too_high), tuple(strong), limits, rule
+
+
+@njit(cache=True)
+def _nil_kernel(
+    hands: np.ndarray, counts: np.ndarray, suits: tuple, aces: np.uint64, kings: tuple, king_suits: tuple,
+    too_high: np.uint64, strong: tuple, limits: tuple, rule: tuple,
+) -> np.ndarray:  # fmt: skip
+    """`nil_ok` per hand, given its count."""
+    max_spades, long_suit = limits
+    credit, threshold = rule
+    out = np.empty(hands.shape[0], dtype=np.bool_)
+    for t in range(hands.shape[0]):
+        hand = hands[t]
+        ok = hand & aces == 0 and hand & too_high == 0 and _cards(hand & suits[3]) <= max_spades
+        for k in range(4):
+            if hand & kings[k] != 0 and _cards(hand & king_suits[k]) == 1:
+                ok = False
+        long_weak = 0
+        for s in range(3):
+            if _cards(hand & suits[s]) >= long_suit and hand & strong[s] == 0:
+                long_weak += 1
+        out[t] = ok and counts[t] - credit * long_weak < threshold
+    return out
 
 
 def nil_ok_batch(
@@ -215,20 +302,6 @@ def nil_ok_batch(
 ) -> np.ndarray:
     """`nil_ok` over a uint64 array of hand masks, given their counts; bool array of the same shape."""
     hands = np.asarray(hands, dtype=np.uint64)
-    lengths = _lengths(hands, deck)
-    ok = ~np.logical_or.reduce([_has(hands, deck, "A" + suit) for suit in SUITS])
-    for suit in SUITS:
-        label = "K" + suit
-        if label in deck.index:
-            ok &= ~(_has(hands, deck, label) & (lengths[deck.suit(label)] == 1))
-    trump_ids = np.flatnonzero(deck.suit_of == TRUMP)
-    highest = deck.card_id(params.highest_spade + SUITS[TRUMP])
-    too_high = sum((1 << int(i) for i in trump_ids if i > highest), 0)
-    ok &= (lengths[TRUMP] <= params.max_spades) & ((hands & np.uint64(too_high)) == 0)
-    weak_top = RANKS.index(params.weak_suit_highest)
-    long_weak = np.zeros(hands.shape, dtype=np.int64)
-    for s in SIDE_SUITS:
-        weak = sum((1 << deck.index[label] for r in RANKS[: weak_top + 1] if (label := r + SUITS[s]) in deck.index), 0)
-        strong = int(deck.suit_masks[s]) & ~weak
-        long_weak += (lengths[s] >= params.long_suit_min_length) & ((hands & np.uint64(strong)) == 0)
-    return ok & (np.asarray(counts, dtype=np.float64) - params.long_weak_suit_credit * long_weak < params.count_threshold)
+    flat = np.ascontiguousarray(hands.ravel())
+    flat_counts = np.ascontiguousarray(np.broadcast_to(np.asarray(counts, dtype=np.float64), hands.shape).ravel())
+    return _nil_kernel(flat, flat_counts, *_nil_numbers(params, deck)).reshape(hands.shape)

@@ -1,0 +1,156 @@
+"""Bidding policies from the cheat sheet: the counting bidder and its shifted baselines.
+
+`counting` is HEURISTICS.md sections 1 to 3: count the hand (section 1), bid nil when the
+section 2 rule allows it, and round a borderline count up when the side is about to pay for its
+tenth bag (section 3). Each of the three is a switch, so a researcher can measure what each one
+is worth; all are on by default, which makes `counting` the full expert bidder. `optimist` and
+`cautious` are the section 7 baselines: the same bidder, one trick more or one trick less.
+
+Section 4 (blind nil) is the bidder's `blind` decision: a comeback tool, declared only when the
+side trails by `blind_nil_trail` points or more; the engine asks only where the rules allow a
+blind nil, and the card exchange that follows is the exchange policy's job (`high` by default:
+partner passes its highest cards).
+
+Every number of the count and of the nil rule is a parameter too (`counting(void_value=0.5)`,
+`counting(nil_highest_spade=7)`): the parameter classes are built from `CountParams` and
+`NilParams`, so the two can never disagree about what exists or what the default is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import field, fields, make_dataclass
+from typing import Any
+
+import numpy as np
+
+from spades_lab.engine import BidView
+from spades_lab.engine.views import BlindView
+from spades_lab.policies.counting import CountParams, NilParams, count_tricks_batch, nil_ok_batch
+from spades_lab.policies.registry import register
+
+NIL_PREFIX = "nil_"
+"""NilParams fields appear with this prefix (`nil_max_spades`), so they read as part of the nil rule."""
+
+_SWITCHES: list[tuple[str, str, Any]] = [
+    # name, type, default
+    ("nil", "bool", True),  # section 2: bid nil when the hand passes the nil rule
+    ("bag_aware", "bool", True),  # section 3: round a borderline count up just before a bag penalty
+    ("margin", "int", 1),  # section 3: at most this many bags short of the next penalty (1: at 9 of 10)
+    ("borderline", "float", 0.5),  # section 3: a count whose fractional part is at least this is borderline
+    ("shift", "int", 0),  # tricks added to every numeric bid: +1 optimist, -1 cautious
+    ("nil_beside_nil", "bool", False),  # bid nil even when partner already bid nil (nobody left to cover)
+    ("blind_nil", "bool", True),  # section 4: declare blind nil as a comeback, where the rules allow it
+    ("blind_nil_trail", "int", 200),  # section 4: points the side must trail by
+]
+
+
+def _fields(shift: int) -> list[tuple[str, str, Any]]:
+    switches = [(name, kind, field(default=shift if name == "shift" else default)) for name, kind, default in _SWITCHES]
+    count = [(f.name, f.type, field(default=f.default)) for f in fields(CountParams)]
+    nil = [(NIL_PREFIX + f.name, f.type, field(default=f.default)) for f in fields(NilParams)]
+    return [*switches, *count, *nil]
+
+
+CountingParams = make_dataclass("CountingParams", _fields(0), frozen=True)
+CountingParams.__doc__ = (
+    "Switches of sections 1-4, then every CountParams number, then every NilParams number (nil_...)."
+)
+OptimistParams = make_dataclass("OptimistParams", _fields(+1), frozen=True)
+OptimistParams.__doc__ = "CountingParams with shift +1: the sheet's optimist, who 'sets his side one hand in three'."
+CautiousParams = make_dataclass("CautiousParams", _fields(-1), frozen=True)
+CautiousParams.__doc__ = "CountingParams with shift -1: the sheet's cautious bidder, who 'costs 100 points of bags'."
+for _params in (CountingParams, OptimistParams, CautiousParams):
+    _params.__module__ = __name__
+
+
+class CountingBidder:
+    """The section 1 count rounded down (never below the smallest legal bid), nil by section 2, bag-aware by section 3.
+
+    Order of the rules, for one seat:
+    1. count the hand (halves included);
+    2. bid = floor(count), plus one when `bag_aware` and the side's bags (modulo the penalty
+       threshold) are within `margin` of the next penalty and the count's fractional part is at
+       least `borderline`; a side whose rules have no bag penalty is never bag-aware;
+    3. add `shift`, then take the nearest legal number (the lower one on a tie): a count below 1
+       bids 1, as the sheet says, and side-contract limits of the rules are respected;
+    4. if `nil` and the hand passes the nil rule (which reads the raw count, before any rounding
+       or shift), bid nil instead, where nil is legal, unless partner already bid nil and
+       `nil_beside_nil` is off: a double nil leaves no one to cover, and the sheet's nil advice
+       assumes a covering partner. A seat with no legal number bids nil.
+    The bidder does not look at partner's or the opponents' numeric bids: the sheet bids the hand.
+
+    Blind nil (section 4, `blind`): declared when `blind_nil` is on and the side trails the other
+    by at least `blind_nil_trail` points, unless partner has already bid nil (as for nil, with
+    `nil_beside_nil` off). "A comeback tool, never a gamble": the hand is not seen, so nothing
+    else enters the decision. In Duel there is no partner, and the rules have no blind nil.
+    """
+
+    def __init__(self, params: Any) -> None:
+        self.params = params
+        self.name = "counting"
+        self.count_params = CountParams(**{f.name: getattr(params, f.name) for f in fields(CountParams)})
+        self.nil_params = NilParams(**{f.name: getattr(params, NIL_PREFIX + f.name) for f in fields(NilParams)})
+
+    def bid(self, view: BidView) -> np.ndarray:
+        hands = view.hand
+        counts = count_tricks_batch(hands, self.count_params, view.deck)
+        bids = np.floor(counts)
+        if self.params.bag_aware:
+            bids += self._round_up_before_penalty(view, counts)
+        legal = view.legal_bids
+        bids = _nearest_legal(bids + self.params.shift, legal)
+        if self.params.nil:
+            nil = nil_ok_batch(hands, counts, self.nil_params, view.deck)
+            nil &= self._partner_not_nil(view) & legal[:, 0]
+            bids[nil] = 0
+        return bids
+
+    def blind(self, view: BlindView) -> np.ndarray:
+        n = len(view)
+        if not self.params.blind_nil:
+            return np.zeros(n, dtype=bool)
+        scores, team = view.scores, view.team
+        trail = scores[np.arange(n), 1 - team] - scores[np.arange(n), team]
+        return (trail >= self.params.blind_nil_trail) & self._partner_not_nil(view)
+
+    def _partner_not_nil(self, view: BidView | BlindView) -> np.ndarray:
+        """False where partner already bid nil and a second nil is not wanted (`nil_beside_nil` off)."""
+        partner = view.partner
+        if self.params.nil_beside_nil or view.players != 4:
+            return np.ones(len(view), dtype=bool)
+        return view.bids[np.arange(len(view)), partner] != 0
+
+    def _round_up_before_penalty(self, view: BidView, counts: np.ndarray) -> np.ndarray:
+        """Section 3: -10 per trick for a set is cheaper than the tenth bag's -100, so bid the borderline trick."""
+        rules = view.rules
+        if not rules.bag_penalty_enabled:
+            return np.zeros(len(counts), dtype=bool)
+        bags = view.bags[np.arange(len(view)), view.team]
+        bags_to_penalty = rules.bag_threshold - bags % rules.bag_threshold
+        borderline = counts - np.floor(counts) >= self.params.borderline
+        return (bags_to_penalty <= self.params.margin) & borderline
+
+
+def _nearest_legal(wanted: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    """The legal number of tricks nearest to `wanted` (the lower on a tie); nil where no number is legal."""
+    numbers = np.arange(1, legal.shape[1])
+    distance = np.where(legal[:, 1:], np.abs(numbers[None, :] - wanted[:, None]), np.inf)
+    return np.where(legal[:, 1:].any(axis=1), numbers[distance.argmin(axis=1)], 0).astype(np.int64)
+
+
+@register("bid", "counting", CountingParams)
+def _counting(params: Any) -> CountingBidder:
+    """The full expert bidder: section 1 count, 2 nil, 3 bag-aware rounding, 4 blind-nil comeback (each switchable)."""
+    return CountingBidder(params)
+
+
+@register("bid", "optimist", OptimistParams)
+def _optimist(params: Any) -> CountingBidder:
+    """The counting bidder plus one trick (shift=1); nil decisions unchanged."""
+    return CountingBidder(params)
+
+
+@register("bid", "cautious", CautiousParams)
+def _cautious(params: Any) -> CountingBidder:
+    """The counting bidder minus one trick, never below 1 (shift=-1); nil decisions unchanged."""
+    return CountingBidder(params)

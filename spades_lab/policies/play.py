@@ -1,0 +1,724 @@
+"""Card-play policies: the cheat sheet's tips (HEURISTICS.md sections 5 and 6) and a greedy baseline.
+
+Both are batch policies: one compiled kernel call per decision loops over the tables of the view,
+so a game of four `counting+tips` players never runs Python per table or per card. The kernels
+read only what a seat may see (its hand, its legal cards, bids, tricks won, the current trick and
+the cards already played) and derive the rest:
+
+- the *unseen* cards: neither in this hand nor played yet (some other seat holds them);
+- a *master*: a card with no unseen card of its suit above it (it wins unless trumped);
+- the trick's current holder, recomputed from the cards on the table;
+- a side's *contract*: the sum of its non-nil bids, *made* once its non-nil bidders have won
+  that many tricks (a nil bidder's tricks never count, as in the scoring);
+- a *live nil*: a seat that bid nil and has not won a trick yet;
+- which opponents have shown out of spades, from the history of plays (read only when leading).
+
+Card ids follow `spades_lab.cards`: suit blocks clubs, diamonds, hearts, trump, each weakest
+first, so a higher id is a stronger card within a suit and every trump outranks every side card.
+Inside the kernels the deck is only its four suit masks (a tuple) plus the ids of the ace and
+king of spades: a card's suit, its rank and each side suit's ace and king follow from the masks,
+so the variant decks work unchanged. Helpers take scalars and tuples, never arrays: passing arrays
+between compiled functions costs reference counting on every call, which here cost more than
+the decisions themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from functools import lru_cache
+
+import numpy as np
+from numba import njit
+
+from spades_lab.cards import Deck
+from spades_lab.engine import PlayView
+from spades_lab.engine.bits import ONE, ZERO, above
+from spades_lab.policies.registry import NoParams, register
+
+ME, PARTNER, LEFT, RIGHT = range(4)
+"""Seats relative to the acting seat, in the kernels' per-table tuples (left plays right after me)."""
+
+# --- parameters --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TipsParams:
+    """One switch per tip of section 5 and per rule of section 6, all on; then the numbers the tips leave vague."""
+
+    no_trump_partner_ace: bool = True  # tip 1: void under partner's led ace that still holds: discard, do not ruff
+    third_seat_low_when_partner_wins: bool = True  # tip 2: third seat, partner holds the trick: follow low
+    third_seat_cheapest_winner: bool = True  # tip 3: third seat, opponent holds: cheapest card that beats it
+    hold_spade_honours: bool = True  # tip 4: holding AS and KS, do not lead them early (unless hunting a nil)
+    no_lead_singleton_king: bool = True  # tip 5: never lead a bare side king while its ace is out
+    trump_early_when_void: bool = True  # tip 6: void early with 5+ spades: ruff at the first chance
+    duck_after_contract: bool = True  # tip 7: contract made: play low, refuse tricks, never ruff unless forced
+    pull_trumps_on_big_bid: bool = True  # tip 8: side bid 11+: lead spades until the opponents are out
+    lead_low_against_nil: bool = True  # tip 9: opponent's nil live: lead the lowest of the longest suit
+    discard_to_void: bool = True  # tip 10: discard the highest card of the shortest suit without a master
+    cash_masters_last_spade: bool = True  # tip 11: last tricks, one spade and masters: cash masters first
+    nil_play: bool = True  # section 6: as nil bidder, duck every trick it can
+    nil_coverage: bool = True  # section 6: partner's nil live: keep the lead, play over partner
+    set_opposing_nil: bool = True  # section 6: opponent's nil live: play under it, never over it
+    honours_early_tricks: int = 8  # tip 4: tricks 1..8 are "early" (the sheet values trump control at trick 11)
+    early_void_tricks: int = 5  # tip 6: a void counts as "early" during tricks 1..5
+    early_void_min_spades: int = 5  # tip 6: spades needed in hand
+    big_bid: int = 11  # tip 8: the side contract that calls for pulling trumps
+    last_tricks: int = 3  # tip 11: how many final tricks the rule covers
+
+
+SWITCHES = tuple(f.name for f in fields(TipsParams) if f.type == "bool")
+NUMBERS = tuple(f.name for f in fields(TipsParams) if f.type == "int")
+
+# Bit of each switch in the kernel's `switches` mask, and index of each number in its `numbers` tuple.
+(TIP1, TIP2, TIP3, TIP4, TIP5, TIP6, TIP7, TIP8, TIP9, TIP10, TIP11, NIL_PLAY, COVER, SET_NIL) = range(14)
+(HONOURS_EARLY, VOID_EARLY, VOID_SPADES, BIG_BID, LAST_TRICKS) = range(5)
+assert len(SWITCHES) == 14 and len(NUMBERS) == 5, "keep the kernel's constants in step with TipsParams"
+
+
+# --- bits, suits and ranks (scalar, compiled) --------------------------------------------------
+# int64 versions of the bit helpers: inside numba, engine.bits.lowest unifies -1 with a uint64 and
+# returns float64, and popcount returns uint64, which would turn card ids into floats here.
+
+_M1, _M2, _M4, _H01 = (
+    np.uint64(m) for m in (0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F, 0x0101010101010101)
+)
+
+
+@njit(cache=True, inline="always")
+def popcount(x: np.uint64) -> int:
+    """Number of cards in a mask."""
+    x = x - ((x >> ONE) & _M1)
+    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
+    x = (x + (x >> np.uint64(4))) & _M4
+    return np.int64((x * _H01) >> np.uint64(56))
+
+
+@njit(cache=True, inline="always")
+def lowest(x: np.uint64) -> int:
+    """Id of the weakest card of a mask; -1 for an empty mask."""
+    if x == ZERO:
+        return -1
+    return popcount((x & (~x + ONE)) - ONE)
+
+
+@njit(cache=True, inline="always")
+def highest(x: np.uint64) -> int:
+    """Id of the strongest card of a mask; -1 for an empty mask (a binary search, not a 64-step loop)."""
+    if x == ZERO:
+        return -1
+    n = 0
+    for shift in (32, 16, 8, 4, 2, 1):
+        if x >> np.uint64(shift) != ZERO:
+            x >>= np.uint64(shift)
+            n += shift
+    return n
+
+
+@njit(cache=True, inline="always")
+def _on(switches: int, rule: int) -> bool:
+    """Whether a rule's switch is on in the kernel's bitmask of switches."""
+    return (switches >> rule) & 1 == 1
+
+
+@njit(cache=True, inline="always")
+def _bit(card: int) -> np.uint64:
+    """Mask of one card; empty for -1 (no such card)."""
+    return ONE << np.uint64(card) if card >= 0 else ZERO
+
+
+@njit(cache=True, inline="always")
+def _suit_of(card: int, suits: tuple) -> np.uint64:
+    """The mask of the whole suit `card` belongs to."""
+    bit = ONE << np.uint64(card)
+    suit = suits[3]
+    suit = suits[2] if bit & suits[2] != ZERO else suit
+    suit = suits[1] if bit & suits[1] != ZERO else suit
+    return suits[0] if bit & suits[0] != ZERO else suit
+
+
+@njit(cache=True, inline="always")
+def _rank(card: int, suits: tuple) -> int:
+    """0 for a deuce .. 12 for an ace: a suit block holds its top cards, so count down from the ace."""
+    suit = _suit_of(card, suits)
+    return card - lowest(suit) + 13 - popcount(suit)
+
+
+@njit(cache=True, inline="always")
+def _is_ace(card: int, suits: tuple, spade_ace: int) -> bool:
+    suit = _suit_of(card, suits)
+    return card == (spade_ace if suit == suits[3] else highest(suit))
+
+
+@njit(cache=True, inline="always")
+def _beats(card: int, best: int, suits: tuple) -> bool:
+    """Whether `card` takes the trick from `best` (-1: nothing played yet)."""
+    if best < 0:
+        return True
+    if _bit(card) & _suit_of(best, suits) != ZERO:
+        return card > best
+    return _bit(card) & suits[3] != ZERO
+
+
+@njit(cache=True, inline="always")
+def _winners(cards: np.uint64, best: int, suits: tuple) -> np.uint64:
+    """The cards of `cards` that would take the trick from `best`."""
+    if best < 0:
+        return cards
+    suit = _suit_of(best, suits)
+    won = cards & suit & above(best)
+    if suit != suits[3]:
+        won |= cards & suits[3]
+    return won
+
+
+@njit(cache=True, inline="always")
+def _unseen_above(card: int, unseen: np.uint64, suits: tuple) -> int:
+    """How many cards of its suit that other seats may hold outrank `card` (0: a master)."""
+    return popcount(unseen & _suit_of(card, suits) & above(card))
+
+
+@njit(cache=True)
+def _low_card(cards: np.uint64, suits: tuple) -> int:
+    """Play low: the lowest-ranked side card (clubs, diamonds, hearts on equal rank); a trump only if nothing else."""
+    best = -1
+    for suit in range(3):
+        card = lowest(cards & suits[suit])
+        if card >= 0 and (best < 0 or _rank(card, suits) < _rank(best, suits)):
+            best = card
+    return best if best >= 0 else lowest(cards)
+
+
+@njit(cache=True)
+def _strongest(cards: np.uint64, unseen: np.uint64, suits: tuple) -> int:
+    """The card most likely to win: fewest unseen cards above it, then a trump, then the higher rank.
+
+    For a nil bidder this is the most dangerous card to keep; for its partner the best card to lead.
+    """
+    best, best_above = -1, 99
+    x = cards
+    while x != ZERO:
+        card = lowest(x)
+        x &= x - ONE
+        n_above = _unseen_above(card, unseen, suits)
+        if best < 0 or n_above < best_above:
+            best, best_above = card, n_above
+        elif n_above == best_above:
+            trump, best_trump = _bit(card) & suits[3] != ZERO, _bit(best) & suits[3] != ZERO
+            if (trump and not best_trump) or (trump == best_trump and _rank(card, suits) >= _rank(best, suits)):
+                best = card
+    return best
+
+
+@njit(cache=True)
+def _discard(cards: np.uint64, hand: np.uint64, unseen: np.uint64, to_void: bool, suits: tuple) -> int:
+    """A card thrown on a trick this seat does not try to win.
+
+    Tip 10 (`to_void`): the highest card of the shortest side suit holding no master ("useless"),
+    to make a void to ruff into later. Otherwise, and when every side suit holds a master, play
+    low. A trump only when `cards` holds nothing else.
+    """
+    side = cards & ~suits[3]
+    if side == ZERO:
+        return lowest(cards)
+    if to_void:
+        best_suit, best_length = -1, 99
+        for suit in range(3):
+            if side & suits[suit] == ZERO or _unseen_above(highest(hand & suits[suit]), unseen, suits) == 0:
+                continue  # nothing to throw here, or the suit holds a master: not useless
+            length = popcount(hand & suits[suit])
+            if length < best_length:
+                best_suit, best_length = suit, length
+        if best_suit >= 0:
+            return highest(side & suits[best_suit])
+    return _low_card(side, suits)
+
+
+# --- the nil bidder and its partner (section 6) ------------------------------------------------
+
+
+@njit(cache=True)
+def _nil_card(
+    legal: np.uint64, position: int, last: bool, best: int, following: bool, unseen: np.uint64, suits: tuple
+) -> int:
+    """The nil bidder: never win a trick it can avoid.
+
+    Leading: the card with the most unseen cards of its suit above it (the easiest to cover),
+    the lower rank on ties. Following: the highest card that still loses. Void: the most
+    dangerous card that still loses (`_strongest`). Forced to win: playing last, the trick is lost
+    anyway, so shed the most dangerous card; earlier, the lowest, so a later seat may overtake.
+    """
+    if position == 0:
+        pick, pick_above = -1, -1
+        x = legal
+        while x != ZERO:
+            card = lowest(x)
+            x &= x - ONE
+            n_above = _unseen_above(card, unseen, suits)
+            if n_above > pick_above or (n_above == pick_above and _rank(card, suits) < _rank(pick, suits)):
+                pick, pick_above = card, n_above
+        return pick
+    losing = legal & ~_winners(legal, best, suits)
+    if losing != ZERO:
+        return highest(losing) if following else _strongest(losing, unseen, suits)
+    if last:
+        return _strongest(legal, unseen, suits)
+    return _low_card(legal, suits)
+
+
+@njit(cache=True)
+def _cover_partner(
+    legal: np.uint64, partner_card: int, partner_holds: bool, best: int, following: bool, suits: tuple
+) -> int:
+    """The nil bidder's partner on a trick in progress; -1 when partner is already safe.
+
+    Partner has played and holds the trick: overtake it as cheaply as possible. Partner still to
+    play: make the trick as high as possible (the top card of the suit, or the cheapest winning
+    ruff) so partner can duck under it. The sheet: "make sure the nil bidder never wins anything".
+    """
+    winning = _winners(legal, best, suits)
+    if winning == ZERO:
+        return -1
+    if partner_card >= 0:
+        return lowest(winning) if partner_holds else -1
+    return highest(legal) if following else lowest(winning)
+
+
+@njit(cache=True)
+def _set_opposing_nil(
+    legal: np.uint64, hand: np.uint64, unseen: np.uint64, nil_card: int, nil_holds: bool, best: int,
+    following: bool, to_void: bool, suits: tuple,
+) -> int:  # fmt: skip
+    """Against a live opposing nil on a trick in progress; -1 when the nil bidder is already safe here.
+
+    The nil bidder still to play: play as low as possible (never ruff), so it must come in under a
+    low card or win. The nil bidder holds the trick: never overtake it; follow with the highest
+    card that still loses (the low ones are kept for later leads), or discard.
+    """
+    if nil_card < 0:
+        return lowest(legal) if following else _discard(legal, hand, unseen, to_void, suits)
+    if not nil_holds:
+        return -1
+    losing = legal & ~_winners(legal, best, suits)
+    if losing == ZERO:
+        return -1
+    return highest(losing) if following else _discard(losing, hand, unseen, to_void, suits)
+
+
+# --- leading -----------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _lead_against_nil(legal: np.uint64, hand: np.uint64, suits: tuple, spade_ace: int) -> int:
+    """Tip 9: the lowest card of the longest suit, not an ace, keeping the hand's lowest card for the end.
+
+    The aces are kept to regain the lead; the lowest card is kept back while anything else can be
+    led. Among equally long suits, the one whose candidate card is lower.
+    """
+    aces = _bit(spade_ace) | _bit(highest(suits[0])) | _bit(highest(suits[1])) | _bit(highest(suits[2]))
+    candidates = legal & ~aces if legal & ~aces != ZERO else legal
+    for_the_end = _bit(_low_card(hand, suits))
+    if candidates & ~for_the_end != ZERO:
+        candidates &= ~for_the_end
+    pick, pick_length = -1, -1
+    for suit in range(4):
+        card = lowest(candidates & suits[suit])
+        if card < 0:
+            continue
+        length = popcount(hand & suits[suit])
+        if length > pick_length or (length == pick_length and _rank(card, suits) < _rank(pick, suits)):
+            pick, pick_length = card, length
+    return pick
+
+
+@njit(cache=True)
+def _cash_before_last_spade(hand: np.uint64, unseen: np.uint64, suits: tuple) -> int:
+    """Tip 11: one spade and nothing but side masters: lead the highest master, keep the spade; -1 otherwise."""
+    side = hand & ~suits[3]
+    if popcount(hand & suits[3]) != 1 or side == ZERO:
+        return -1
+    for suit in range(3):
+        low = lowest(hand & suits[suit])
+        if low >= 0 and _unseen_above(low, unseen, suits) > 0:
+            return -1
+    return highest(side)
+
+
+@njit(cache=True)
+def _default_lead(
+    legal: np.uint64, hand: np.uint64, unseen: np.uint64, kept: np.uint64, skip_bare_king: bool, suits: tuple
+) -> int:
+    """What the sheet leaves open: what to lead when no tip speaks.
+
+    1. The master spade, if spades may be led: it draws trumps and protects side winners
+       (`kept`, the honours of tip 4, are not led).
+    2. A side master, from the suit with the most unseen cards (the least likely to be ruffed).
+    3. The lowest card of the shortest side suit, working towards a void to ruff into later
+       (tip 5: not a bare king, which waits for the suit to be led so that its ace falls first).
+    4. Otherwise a low spade (not a kept honour while another is left), else the bare king.
+    """
+    trumps = legal & suits[3]
+    if trumps != ZERO:
+        top = highest(trumps)
+        if _unseen_above(top, unseen, suits) == 0 and _bit(top) & kept == ZERO:
+            return top
+    pick, pick_out = -1, -1
+    for suit in range(3):
+        top = highest(legal & suits[suit])
+        if top >= 0 and _unseen_above(top, unseen, suits) == 0 and popcount(unseen & suits[suit]) > pick_out:
+            pick, pick_out = top, popcount(unseen & suits[suit])
+    if pick >= 0:
+        return pick
+    pick_length = 99
+    for suit in range(3):
+        mine = legal & suits[suit]
+        bare_king = popcount(mine) == 1 and highest(mine) == highest(suits[suit] & ~_bit(highest(suits[suit])))
+        if mine == ZERO or (skip_bare_king and bare_king):
+            continue
+        if popcount(mine) < pick_length:
+            pick, pick_length = lowest(mine), popcount(mine)
+    if pick >= 0:
+        return pick
+    if trumps != ZERO:
+        return lowest(trumps & ~kept) if trumps & ~kept != ZERO else lowest(trumps)
+    return _low_card(legal, suits)
+
+
+@njit(cache=True)
+def _lead(
+    legal: np.uint64, hand: np.uint64, unseen: np.uint64, trick: int, switches: int, numbers: tuple, suits: tuple,
+    spade_ace: int, spade_king: int, covering: bool, hunting: bool, contract: int, contract_made: bool,
+    trumps_out: bool,
+) -> int:  # fmt: skip
+    """The `tips` lead, rules 2-7 of the `TipsPlay` docstring in order."""
+    if covering:
+        return _strongest(legal, unseen, suits)
+    if hunting and _on(switches, TIP9):
+        return _lead_against_nil(legal, hand, suits, spade_ace)
+    if hunting and _on(switches, SET_NIL):
+        aces = _bit(spade_ace) | _bit(highest(suits[0])) | _bit(highest(suits[1])) | _bit(highest(suits[2]))
+        return _low_card(legal & ~aces if legal & ~aces != ZERO else legal, suits)
+    if contract_made and _on(switches, TIP7):
+        return _low_card(legal, suits)
+    trumps = legal & suits[3]
+    if _on(switches, TIP8) and contract >= numbers[BIG_BID] and trumps != ZERO and not trumps_out:
+        top = highest(trumps)
+        return top if _unseen_above(top, unseen, suits) == 0 else lowest(trumps)
+    if _on(switches, TIP11) and trick >= 13 - numbers[LAST_TRICKS]:
+        card = _cash_before_last_spade(hand, unseen, suits)
+        if card >= 0:
+            return card
+    honours = _bit(spade_ace) | _bit(spade_king)
+    early = trick < numbers[HONOURS_EARLY]
+    kept = honours if _on(switches, TIP4) and not hunting and early and hand & honours == honours else ZERO
+    return _default_lead(legal, hand, unseen, kept, _on(switches, TIP5), suits)
+
+
+# --- following ---------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _duck(legal: np.uint64, last: bool, best: int, following: bool, hand: np.uint64, unseen: np.uint64,
+          to_void: bool, suits: tuple) -> int:  # fmt: skip
+    """Tip 7, contract made: play low, refuse tricks, never ruff unless forced.
+
+    Following: the lowest card (it loses whenever any card can). When every card wins, the
+    last seat takes the trick with its highest card (a bag either way, one danger fewer later).
+    Void: discard; only spades left: the highest spade that still loses, else as when following.
+    """
+    if not following and legal & ~suits[3] != ZERO:
+        return _discard(legal, hand, unseen, to_void, suits)
+    winning = _winners(legal, best, suits)
+    if not following and legal & ~winning != ZERO:
+        return highest(legal & ~winning)
+    if last and winning == legal:
+        return highest(legal)
+    return lowest(legal)
+
+
+@njit(cache=True)
+def _follow(
+    legal: np.uint64, hand: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, best: int,
+    partner_holds: bool, partner_led_ace: bool, following: bool, switches: int, numbers: tuple, suits: tuple,
+) -> int:  # fmt: skip
+    """A trick in progress when no nil and no made contract is in play.
+
+    Following suit: the last seat (fourth, or second in Duel) takes the trick as cheaply as it can
+    when an opponent holds it, else plays low; second seat plays low; third seat with partner
+    holding plays low (tip 2; off: its highest card), with an opponent holding plays the cheapest
+    card that beats it (tip 3; off: its highest card, "your best"), else low.
+
+    Void: the last seat ruffs with its cheapest winning trump when an opponent holds the trick;
+    the third seat ruffs (tip 3 off: with its highest winning trump) unless partner's led ace
+    holds the trick (tip 1); the second seat does not ruff in front of two seats (its partner may
+    win), unless tip 6 applies: early in the hand with enough spades it ruffs at the first chance,
+    anywhere but over partner's led ace or partner's trick at the last seat. A seat that does not
+    ruff discards (tip 10).
+    """
+    winning = _winners(legal, best, suits)
+    if following:
+        if last:
+            return lowest(winning) if not partner_holds and winning != ZERO else lowest(legal)
+        if position == 1:
+            return lowest(legal)
+        if partner_holds:
+            return lowest(legal) if _on(switches, TIP2) else highest(legal)
+        if winning != ZERO:
+            return lowest(winning) if _on(switches, TIP3) else highest(legal)
+        return lowest(legal)
+    ruffs = winning & suits[3]
+    spare_ace = partner_led_ace and _on(switches, TIP1)
+    if last:
+        ruff = not partner_holds
+    else:
+        ruff = position == 2 and not spare_ace
+    early_void = (
+        _on(switches, TIP6)
+        and trick < numbers[VOID_EARLY]
+        and popcount(hand & suits[3]) >= numbers[VOID_SPADES]
+        and not spare_ace
+        and not (last and partner_holds)
+    )
+    if ruffs != ZERO and (ruff or early_void):
+        if position == 2 and not partner_holds and not _on(switches, TIP3):
+            return highest(ruffs)
+        return lowest(ruffs)
+    return _discard(legal, hand, unseen, _on(switches, TIP10), suits)
+
+
+# --- one decision ------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _tips_card(
+    hand: np.uint64, legal: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, bids: tuple,
+    won: tuple, first: int, second: int, third: int, switches: int, numbers: tuple, suits: tuple, spade_ace: int,
+    spade_king: int, trumps_out: bool,
+) -> int:  # fmt: skip
+    """The `tips` decision for one table, rules in the order of the `TipsPlay` docstring.
+
+    Seats are relative to the acting seat (`bids[ME]`, `won[PARTNER]`, ...) and the trick is its
+    cards in play order, so that nothing is looked up by a seat number that varies from table to
+    table (a branch the processor cannot predict). A seat that does not exist (partner and left
+    in Duel) has bid -1: never nil, no contract.
+    """
+    best, holder = first, 0  # holder: the play order (0 = leader) of the card holding the trick
+    if position == 0:
+        best, holder = -1, -1
+    if position >= 2 and _beats(second, best, suits):
+        best, holder = second, 1
+    if position >= 3 and _beats(third, best, suits):
+        best, holder = third, 2
+    following = position > 0 and legal & _suit_of(first, suits) != ZERO
+
+    if bids[ME] == 0 and _on(switches, NIL_PLAY):
+        return _nil_card(legal, position, last, best, following, unseen, suits)
+
+    contract = max(bids[ME], 0) + max(bids[PARTNER], 0)  # a nil adds 0
+    contract_tricks = (won[ME] if bids[ME] > 0 else 0) + (won[PARTNER] if bids[PARTNER] > 0 else 0)
+    contract_made = contract > 0 and contract_tricks >= contract
+    covering = _on(switches, COVER) and bids[PARTNER] == 0 and won[PARTNER] == 0
+    left_nil = bids[LEFT] == 0 and won[LEFT] == 0
+    right_nil = bids[RIGHT] == 0 and won[RIGHT] == 0
+
+    if position == 0:
+        return _lead(
+            legal, hand, unseen, trick, switches, numbers, suits, spade_ace, spade_king, covering,
+            left_nil or right_nil, contract, contract_made, trumps_out,
+        )  # fmt: skip
+    # the seat at play order k is: right of me for k = position - 1, partner for position - 2, left for position - 3
+    right_card = _in_order(position - 1, first, second, third)
+    partner_card = _in_order(position - 2, first, second, third)
+    left_card = _in_order(position - 3, first, second, third)
+    if covering:
+        card = _cover_partner(legal, partner_card, holder == position - 2, best, following, suits)
+        if card >= 0:
+            return card
+    if _on(switches, SET_NIL):
+        to_void = _on(switches, TIP10)
+        if right_nil:  # played before me in this trick
+            card = _set_opposing_nil(
+                legal, hand, unseen, right_card, holder == position - 1, best, following, to_void, suits
+            )
+            if card >= 0:
+                return card
+        if left_nil:
+            card = _set_opposing_nil(
+                legal, hand, unseen, left_card, holder == position - 3, best, following, to_void, suits
+            )
+            if card >= 0:
+                return card
+    if contract_made and _on(switches, TIP7):
+        return _duck(legal, last, best, following, hand, unseen, _on(switches, TIP10), suits)
+    partner_led_ace = position == 2 and holder == 0 and _is_ace(first, suits, spade_ace)
+    return _follow(
+        legal, hand, unseen, position, last, trick, best, holder == position - 2, partner_led_ace, following,
+        switches, numbers, suits,
+    )  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def _in_order(k: int, first: int, second: int, third: int) -> int:
+    """The card played k-th to the trick (0 = the lead); -1 for k outside 0..2 (not played before me)."""
+    if k == 0:
+        return first
+    if k == 1:
+        return second
+    return third if k == 2 else -1
+
+
+@njit(cache=True)
+def _opponents_out_of_trumps(
+    left: int, right: int, unseen: np.uint64, history: np.ndarray, seats: np.ndarray, players: int, suits: tuple
+) -> bool:
+    """Both opponents have shown out of spades (failed to follow a spade lead), or no spade is unseen."""
+    if unseen & suits[3] == ZERO:
+        return True
+    shown_out = 0
+    for i in range(history.shape[0]):
+        led_trump = _bit(history[i - i % players]) & suits[3] != ZERO
+        if led_trump and _bit(history[i]) & suits[3] == ZERO:
+            shown_out |= 1 << seats[i]
+    return shown_out >> left & 1 == 1 and shown_out >> right & 1 == 1
+
+
+@njit(cache=True)
+def tips_kernel(
+    hands: np.ndarray, legal: np.ndarray, seats: np.ndarray, bids: np.ndarray, won: np.ndarray,
+    on_table: np.ndarray, played: np.ndarray, history: np.ndarray, history_seats: np.ndarray,
+    players: int, position: int, trick: int, switches: int, numbers: tuple, suits: tuple, spade_ace: int,
+    spade_king: int,
+) -> np.ndarray:  # fmt: skip
+    """The `tips` card of every table of a batch (`history` has no columns unless tip 8 needs it).
+
+    In Duel (2 players) the opponent sits on the right and plays the other card of each trick.
+    """
+    full = suits[0] | suits[1] | suits[2] | suits[3]
+    out = np.empty(hands.shape[0], dtype=np.int64)
+    for t in range(hands.shape[0]):
+        me = seats[t]
+        unseen = full & ~(played[t] | hands[t])
+        if players == 4:
+            partner, left, right, leader = (me + 2) % 4, (me + 1) % 4, (me + 3) % 4, (me + 4 - position) % 4
+            seat_bids = (bids[t, me], bids[t, partner], bids[t, left], bids[t, right])
+            seat_won = (won[t, me], won[t, partner], won[t, left], won[t, right])
+            first, second, third = on_table[t, leader], on_table[t, (leader + 1) % 4], on_table[t, (leader + 2) % 4]
+        else:
+            left = right = 1 - me
+            seat_bids = (bids[t, me], -1, -1, bids[t, right])
+            seat_won = (won[t, me], 0, 0, won[t, right])
+            first, second, third = on_table[t, (me + position) % 2], -1, -1
+        trumps_out = False
+        if history.shape[1] > 0 and max(seat_bids[ME], 0) + max(seat_bids[PARTNER], 0) >= numbers[BIG_BID]:
+            trumps_out = _opponents_out_of_trumps(left, right, unseen, history[t], history_seats[t], players, suits)
+        out[t] = _tips_card(
+            hands[t], legal[t], unseen, position, position == players - 1, trick, seat_bids, seat_won,
+            first, second, third, switches, numbers, suits, spade_ace, spade_king, trumps_out,
+        )  # fmt: skip
+    return out
+
+
+@njit(cache=True)
+def greedy_kernel(
+    legal: np.ndarray, seats: np.ndarray, on_table: np.ndarray, players: int, position: int, suits: tuple
+) -> np.ndarray:
+    """Win cheaply if you can, else play low, at every table of a batch."""
+    out = np.empty(legal.shape[0], dtype=np.int64)
+    for t in range(legal.shape[0]):
+        leader = (seats[t] + players - position) % players
+        best = -1
+        for k in range(position):
+            card = on_table[t, (leader + k) % players]
+            if _beats(card, best, suits):
+                best = card
+        winning = _winners(legal[t], best, suits) if position > 0 else ZERO
+        out[t] = lowest(winning) if winning != ZERO else _low_card(legal[t], suits)
+    return out
+
+
+# --- the policies ------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=8)
+def kernel_deck(deck: Deck) -> tuple[tuple[np.uint64, ...], int, int]:
+    """The deck as the kernels see it: the four suit masks, and the ids of the ace and king of spades."""
+    suits = tuple(np.uint64(m) for m in deck.suit_masks)
+    return suits, deck.index.get("AS", -1), deck.index.get("KS", -1)
+
+
+def _no_history(n: int) -> np.ndarray:
+    empty = np.empty((n, 0), dtype=np.int8)
+    empty.setflags(write=False)
+    return empty
+
+
+class TipsPlay:
+    """The rule-based player of HEURISTICS.md sections 5 and 6; see `TipsParams` for the switches.
+
+    For each decision the first rule that applies decides:
+
+    1. Own nil (`nil_play`): never win a trick it can avoid (see `_nil_card`). A nil bidder that
+       has already taken a trick keeps ducking: its tricks only add bags.
+    Leading:
+    2. Partner's live nil (`nil_coverage`): lead the strongest card, to take the lead and keep it.
+    3. An opponent's live nil: tip 9 (`lead_low_against_nil`); with tip 9 off, `set_opposing_nil`
+       leads the lowest-ranked card that is not an ace.
+    4. Contract made (tip 7, `duck_after_contract`): lead low (lowest-ranked side card).
+    5. Side contract >= `big_bid` (tip 8): lead the master spade, else the lowest spade, while
+       spades may be led and the opponents may still hold one.
+    6. The last `last_tricks` tricks with one spade and only side masters (tip 11): cash a master.
+    7. Otherwise `_default_lead`: master spade (not AS/KS early when holding both, tip 4), side
+       master, lowest card of the shortest side suit (never a bare king, tip 5), low spade.
+    Following:
+    8. Partner's live nil (`nil_coverage`): overtake partner, or play high before it (`_cover_partner`).
+    9. An opponent's live nil in this trick (`set_opposing_nil`): play under it (`_set_opposing_nil`).
+    10. Contract made (tip 7): duck (`_duck`).
+    11. Otherwise `_follow`: seat-by-seat defaults with tips 1, 2, 3, 6 and 10.
+    """
+
+    def __init__(self, params: TipsParams) -> None:
+        self.params = params
+        self.name = "tips"
+        self.switches = sum(1 << i for i, name in enumerate(SWITCHES) if getattr(params, name))
+        self.numbers = tuple(int(getattr(params, name)) for name in NUMBERS)
+
+    def play(self, view: PlayView) -> np.ndarray:
+        suits, spade_ace, spade_king = kernel_deck(view.deck)
+        position = view.position
+        if position == 0 and self.params.pull_trumps_on_big_bid:
+            history, history_seats = view.plays, view.play_seats
+        else:
+            history = history_seats = _no_history(len(view))
+        return tips_kernel(
+            view.hand, view.legal, view.seat, view.bids, view.tricks_won, view.trick_cards, view.played,
+            history, history_seats, view.players, position, view.trick, self.switches, self.numbers, suits,
+            spade_ace, spade_king,
+        )  # fmt: skip
+
+
+class GreedyPlay:
+    """The plain baseline: take the trick with the cheapest card that beats it, else play low.
+
+    It does not look at who holds the trick (it overtakes its own partner), at bids or at what
+    has been played. Leading, there is nothing to beat, so it leads low. "Low" is the
+    lowest-ranked side card (clubs, diamonds, hearts on equal rank), a trump only when nothing
+    else is legal; "cheapest" is the lowest card of the led suit that wins, else the lowest
+    winning trump.
+    """
+
+    name = "greedy"
+
+    def play(self, view: PlayView) -> np.ndarray:
+        suits, _, _ = kernel_deck(view.deck)
+        return greedy_kernel(view.legal, view.seat, view.trick_cards, view.players, view.position, suits)
+
+
+@register("play", "tips", TipsParams)
+def _tips(params: TipsParams) -> TipsPlay:
+    """The expert's play: the sheet's eleven tips, nil play, nil coverage and setting opposing nils (each switchable)."""
+    return TipsPlay(params)
+
+
+@register("play", "greedy")
+def _greedy(params: NoParams) -> GreedyPlay:
+    """Win cheaply if you can, else play low (the baseline for measuring the tips)."""
+    return GreedyPlay()
