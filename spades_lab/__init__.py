@@ -3,6 +3,7 @@
 from spades_lab.cards import STANDARD_DECK, Deck, parse_card, parse_cards
 from spades_lab.engine import HandLog, Policy, PolicyError, simulate_games, simulate_hands
 from spades_lab.policies import Player, from_functions, make_player, make_players
+from spades_lab.policies.counting import count_tricks
 from spades_lab.policies.decide import decide
 from spades_lab.rules import PRESETS, Rules, RulesError, load_rules, preset
 
@@ -10,6 +11,6 @@ __version__ = "0.1.0"
 
 __all__ = [
     "PRESETS", "STANDARD_DECK", "Deck", "HandLog", "Player", "Policy", "PolicyError", "Rules", "RulesError",
-    "decide", "from_functions", "load_rules", "make_player", "make_players", "parse_card", "parse_cards",
+    "count_tricks", "decide", "from_functions", "load_rules", "make_player", "make_players", "parse_card", "parse_cards",
     "preset", "simulate_games", "simulate_hands",
 ]  # fmt: skip

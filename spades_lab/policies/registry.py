@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
@@ -188,8 +189,9 @@ def describe() -> str:
         lines.append(f"{role} policies:")
         for entry in entries(role):
             lines.append(f"  {entry.name}: {entry.doc.splitlines()[0] if entry.doc else ''}")
-            for f in fields(entry.params):
-                lines.append(f"      {f.name} = {f.default!r}")
+            params = ", ".join(f"{f.name}={f.default!r}" for f in fields(entry.params))
+            if params:
+                lines += textwrap.wrap(params, width=110, initial_indent="      ", subsequent_indent="      ")
         lines.append("")
     lines.append("players: BID+PLAY, e.g. counting+tips, counting(margin=2)+tips(-duck_after_contract), random;")
     lines.append(f"  add +draft=NAME (Duel) or +exchange=NAME (blind nil); defaults {DEFAULT_DRAFT} and {DEFAULT_EXCHANGE}")
