@@ -92,6 +92,51 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tournament(args: argparse.Namespace) -> int:
+    import os
+
+    from spades_lab.tournament import TournamentError, tournament
+
+    rules = load_rules(args.rules)
+    if args.hand_cap is not None:
+        rules = rules.replace(hand_cap=args.hand_cap)
+    try:
+        result = tournament(
+            args.entrant, rules, games=args.games, hands=args.hands, seed=args.seed, duplicate=args.duplicate,
+            workers=args.workers or os.cpu_count() or 1, out=args.out, chunk_games=args.chunk_games,
+            store_hands=not args.no_hands, records=args.records, scheduler=args.scheduler, progress=not args.quiet,
+            fresh=args.fresh, batch_size=args.batch_size,
+        )  # fmt: skip
+    except TournamentError as exc:
+        print(f"spades-lab: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: finished chunks are kept in {args.out}; run the same command again to finish",
+              file=sys.stderr)  # fmt: skip
+        return 130
+    speed = f"{result.hands_played} hands played in {result.seconds:.1f} s ({result.hands_per_s:,.0f} hands/s)"
+    if args.json:
+        print(json.dumps({
+            "out": str(result.out), "games": result.total_games, "hands": result.total_hands,
+            "hands_played": result.hands_played, "seconds": round(result.seconds, 3),
+            "hands_per_s": round(result.hands_per_s) if result.hands_played else None, "chunks_run": result.chunks_run,
+            "summary": json.loads(result.summary.to_json(orient="records")),
+            "matchups": json.loads(result.matchups.to_json(orient="records")),
+        }))  # fmt: skip
+        return 0
+    shown = ["entrant", "games", "win_rate", "win_lo", "win_hi", "points_per_hand", "set_rate", "nil_bids_per_hand",
+             "nil_success", "bags_per_hand", "bag_penalties_per_game", "team_bid_error", "hands_per_game", "unfinished"]  # fmt: skip
+    print(result.summary[shown].to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    pairs = ["entrant", "opponent", "games", "win_rate", "win_lo", "win_hi"]
+    if args.duplicate:
+        pairs += ["paired_win_diff", "paired_win_lo", "paired_win_hi", "paired_margin"]
+    print()
+    print(result.matchups[pairs].to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    print(f"{result.total_games} games, {result.total_hands} hands; {speed if result.hands_played else 'nothing left to play'};"
+          f" results in {result.out}/")  # fmt: skip
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="spades-lab", description="Simulate Spades and measure strategies.")
     parser.add_argument("--version", action="version", version=f"spades-lab {__version__}")
@@ -129,6 +174,27 @@ def build_parser() -> argparse.ArgumentParser:
     dec.add_argument("--position", required=True, help="JSON file holding the position")
     dec.add_argument("--rules", default=None, help="rules preset or file (default: the position's own)")
     dec.set_defaults(func=_decide)
+
+    tour = sub.add_parser("tournament", help="round robin of entrants in resumable seeded chunks; tables in --out")
+    tour.add_argument("--entrant", action="append", required=True, help="player name (repeat; at least 2)")
+    tsize = tour.add_mutually_exclusive_group(required=True)
+    tsize.add_argument("--games", type=int, help="complete games per pairing")
+    tsize.add_argument("--hands", type=int, help="independent single hands from 0-0 per pairing")
+    tour.add_argument("--seed", type=int, required=True)
+    tour.add_argument("--out", required=True, help="results directory; running again resumes it")
+    tour.add_argument("--rules", default="standard", help=f"preset ({', '.join(PRESETS)}) or a .toml/.json file")
+    tour.add_argument("--hand-cap", type=int, help="stop games after this many hands as unfinished")
+    tour.add_argument("--duplicate", action="store_true", help="play every game id twice, partnerships swapped")
+    tour.add_argument("--workers", type=int, default=0, help="local worker processes (default: all cores)")
+    tour.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://HOST:8786 (instead of local workers)")
+    tour.add_argument("--chunk-games", type=int, default=1000, help="game ids per chunk (the unit of resumption)")
+    tour.add_argument("--batch-size", type=int, default=8192, help="tables per batch (results do not depend on it)")
+    tour.add_argument("--no-hands", action="store_true", help="no per-hand table: flat memory, disk grows with games only")
+    tour.add_argument("--records", action="store_true", help="also write every hand to records.jsonl (RECORDS.md)")
+    tour.add_argument("--fresh", action="store_true", help="delete this tool's files in --out first")
+    tour.add_argument("--json", action="store_true", help="print the summary and matchups as one JSON object")
+    tour.add_argument("--quiet", action="store_true", help="no progress bar")
+    tour.set_defaults(func=_tournament)
 
     run = sub.add_parser("run", help="the main job: a default match, results and plots in --out")
     run.add_argument("--out", default="results/default")

@@ -123,12 +123,18 @@ class _HandState:
 
 def _groups(policies: Sequence[Policy], actor: np.ndarray) -> list[tuple[Policy, np.ndarray | None]]:
     """Tables grouped by the policy of their acting seat; one group of all tables when seats share one."""
-    distinct: dict[int, tuple[Policy, list[int]]] = {}
+    distinct: list[Policy] = []
+    group_of_seat = np.empty(len(policies), dtype=np.int64)
     for seat, policy in enumerate(policies):
-        distinct.setdefault(id(policy), (policy, []))[1].append(seat)
+        known = next((g for g, p in enumerate(distinct) if p is policy), None)
+        if known is None:
+            distinct.append(policy)
+            known = len(distinct) - 1
+        group_of_seat[seat] = known
     if len(distinct) == 1:
-        return [(policies[0], None)]
-    return [(policy, np.flatnonzero(np.isin(actor, seats))) for policy, seats in distinct.values()]
+        return [(distinct[0], None)]
+    group = group_of_seat[actor]
+    return [(policy, np.flatnonzero(group == g)) for g, policy in enumerate(distinct)]
 
 
 def _decide(policies, actor, state, view_cls, ask, decision, rows=None, dtype=np.int64) -> np.ndarray:

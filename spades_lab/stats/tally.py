@@ -1,0 +1,140 @@
+"""Per-game sums of what happened in each hand, per side: the rows of a tournament's `games` table.
+
+Every statistic a tournament reports is a ratio of two sums (sets per hand, nils made per nil bid,
+bid error per non-nil bid, ...). Summing per game and per side keeps one row per game, which is
+small enough to store for every game, and adding those rows up gives exactly the same totals
+however the games were split into chunks, batches or workers: integer sums do not depend on order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from spades_lab.engine import HandLog
+from spades_lab.engine.scoring import score_hands, side_seats
+from spades_lab.rules import Rules
+
+SIDE_SUMS = (
+    "sets", "contracts", "nil_bids", "nils_made", "blind_nils", "blind_nils_made", "bags_won", "bag_penalties",
+    "seat_bids", "seat_bid_err", "seat_bid_abs", "seat_bid_exact",
+    "team_bids", "team_bid_err", "team_bid_abs", "team_bid_exact", "table_bid_total",
+)  # fmt: skip
+"""Per hand and side, summed over a game's hands (see `side_measures` for each meaning)."""
+
+
+def side_measures(log: HandLog, rules: Rules) -> dict[str, np.ndarray]:
+    """Each SIDE_SUMS quantity for every hand of a log, as an [n, 2] int64 array (one column per side).
+
+    - sets / contracts: the side had a contract (some non-nil bid) and was set / had one at all.
+    - nil_bids, nils_made, blind_nils, blind_nils_made: nil bids of the side and those that took no trick.
+    - seat_bid_*: over the side's non-nil bidders, bid minus own tricks (sum, sum of absolute values,
+      exact count; seat_bids counts the bids).
+    - team_bid_*: over sides with a contract, the contract minus the tricks that count toward it.
+    - table_bid_total: the sum of every seat's bid at the table (the same for both sides).
+    The contract and whether it was made come from the engine's own scoring, so a rules variant
+    (nil tricks to the partner, big contracts) is measured as it was scored.
+    """
+    seats = side_seats(log.bids.shape[1])
+    result = score_hands(rules, log.bids, log.tricks, log.bags_before, log.blind)
+    bids = log.bids[:, seats].astype(np.int64)
+    tricks = log.tricks[:, seats].astype(np.int64)
+    nil = bids == 0
+    blind = log.blind[:, seats]
+    contract = result.contract
+    if rules.nil_tricks_to_partner:
+        contract_tricks = tricks.sum(axis=2)
+    else:
+        contract_tricks = np.where(nil, 0, tricks).sum(axis=2)
+    has_contract = contract > 0
+    bid_err = np.where(nil, 0, bids - tricks)
+    team_err = np.where(has_contract, contract - contract_tricks, 0)
+    table_total = log.bids.sum(axis=1).astype(np.int64)
+    measures = {
+        "sets": has_contract & ~result.made,
+        "contracts": has_contract,
+        "nil_bids": nil.sum(axis=2),
+        "nils_made": (nil & (tricks == 0)).sum(axis=2),
+        "blind_nils": blind.sum(axis=2),
+        "blind_nils_made": (blind & (tricks == 0)).sum(axis=2),
+        "bags_won": log.bags_won,
+        "bag_penalties": log.bag_penalties,
+        "seat_bids": (~nil).sum(axis=2),
+        "seat_bid_err": bid_err.sum(axis=2),
+        "seat_bid_abs": np.abs(bid_err).sum(axis=2),
+        "seat_bid_exact": (~nil & (bids == tricks)).sum(axis=2),
+        "team_bids": has_contract,
+        "team_bid_err": team_err,
+        "team_bid_abs": np.abs(team_err),
+        "team_bid_exact": has_contract & (team_err == 0),
+        "table_bid_total": np.repeat(table_total[:, None], 2, axis=1),
+    }
+    return {k: np.asarray(v, dtype=np.int64) for k, v in measures.items()}
+
+
+class GameTally:
+    """Sums for the games lo..hi-1 of one seating, fed hand logs in any order and any batching.
+
+    `single_hands` is for runs of independent hands (each game id is one hand from 0-0, which
+    ends it whatever the score).
+    """
+
+    def __init__(self, rules: Rules, lo: int, hi: int, single_hands: bool = False) -> None:
+        n = hi - lo
+        self.rules, self.lo, self.hi, self.single_hands = rules, lo, hi, single_hands
+        self.sums = {k: np.zeros((n, 2), dtype=np.int64) for k in SIDE_SUMS}
+        self.hands = np.zeros(n, dtype=np.int64)
+        self.score = np.zeros((n, 2), dtype=np.int64)
+        self.bags = np.zeros((n, 2), dtype=np.int64)
+        self.winner = np.full(n, -1, dtype=np.int64)
+        self.unfinished = np.zeros(n, dtype=bool)
+        self.ended = np.zeros(n, dtype=bool)
+        self.bid_totals = np.zeros(13 * rules.players + 1, dtype=np.int64)
+        """Histogram of the table bid total over every hand of these games."""
+
+    def add(self, log: HandLog) -> None:
+        row = np.asarray(log.game, dtype=np.int64) - self.lo
+        if len(row) and (row.min() < 0 or row.max() >= len(self.hands)):
+            raise ValueError(f"hand log holds games outside {self.lo}..{self.hi - 1}")
+        for key, values in side_measures(log, self.rules).items():
+            np.add.at(self.sums[key], row, values)
+        np.add.at(self.hands, row, 1)
+        self.bid_totals += np.bincount(log.bids.sum(axis=1), minlength=len(self.bid_totals))[: len(self.bid_totals)]
+        last = np.ones(len(row), dtype=bool) if self.single_hands else (log.game_over | log.unfinished)
+        ended = row[last]
+        self.score[ended] = log.score_after[last]
+        self.bags[ended] = log.bags_after[last]
+        self.winner[ended] = log.winner[last]
+        self.unfinished[ended] = log.unfinished[last]
+        self.ended[ended] = True
+
+    def frame(self, names: tuple[str, str], categories: list[str]) -> pd.DataFrame:
+        """The long `games` rows: one per game and side, in (game, side) order.
+
+        `names` are the entrants on side 0 and side 1; `categories` every entrant of the
+        tournament, so that every chunk's table has the same categorical columns.
+        """
+        if not self.ended.all():
+            missing = np.flatnonzero(~self.ended)[:5] + self.lo
+            raise ValueError(f"games {missing.tolist()} (and maybe more) have no final hand in the logs")
+        n = len(self.hands)
+        game = np.repeat(np.arange(self.lo, self.hi, dtype=np.int64), 2)
+        side = np.tile(np.array([0, 1], dtype=np.int64), n)
+        other = 1 - side
+        winner = np.repeat(self.winner, 2)
+        entrant = np.array(names, dtype=object)
+        data = {
+            "game": game,
+            "side": side,
+            "entrant": pd.Categorical(entrant[side], categories=categories),
+            "opponent": pd.Categorical(entrant[other], categories=categories),
+            "hands": np.repeat(self.hands, 2),
+            "score": self.score.reshape(-1),
+            "opp_score": self.score[:, ::-1].reshape(-1),
+            "bags": self.bags.reshape(-1),
+            "won": winner == side,
+            "lost": winner == other,
+            "unfinished": np.repeat(self.unfinished, 2),
+        }
+        data.update({k: v.reshape(-1) for k, v in self.sums.items()})
+        return pd.DataFrame(data)

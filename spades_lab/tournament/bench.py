@@ -1,0 +1,74 @@
+"""Throughput and peak memory of a tournament: `python -m spades_lab.tournament.bench`.
+
+Plays about `--hands` hands (whole games, so slightly more) with hands storage off, then prints
+hands/s and the peak resident memory of this process and of its largest worker. Running it at
+1M and at 10M hands shows whether memory grows with the size of a run; running it with
+`--workers 1` and `--workers 2` shows how throughput scales. A warm-up run first loads numba's
+cached kernels so compilation is not timed. CPU seconds of this process and of the workers and
+the load average are reported too: on a shared machine, wall-clock scaling measures the
+neighbours as much as the code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import tempfile
+import time
+
+from spades_lab.rules import Rules
+from spades_lab.tournament.runner import tournament
+
+WORKLOADS = {
+    "short": (Rules(target=300, mercy=True, mercy_threshold=-300, hand_cap=50), 2.4),
+    "long": (Rules(hand_cap=200), 200.0),
+    "expert": (Rules(hand_cap=200), 13.0),
+}
+"""Rules and hands per game of random players. short: games end by mercy in about 2.4 hands, the
+most game rows per hand (the hardest case for memory, since stored tables grow with games) and the
+most batch draining at chunk ends. long: no random game reaches 500, so every game runs to the
+200-hand cap in full batches (the closest to steady engine throughput). expert: the same rules for
+expert entrants (pass --entrant), whose games to 500 last about 13 hands."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=1_000_000, help="about this many hands in total")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--chunk-games", type=int, default=5000)
+    parser.add_argument("--entrant", action="append", help="default: random vs random+random")
+    parser.add_argument("--workload", choices=list(WORKLOADS), default="short")
+    args = parser.parse_args(argv)
+    entrants = args.entrant or ["random", "random+random"]
+    pairings = len(entrants) * (len(entrants) - 1) // 2
+    rules, hands_per_game = WORKLOADS[args.workload]
+    games = max(1, round(args.hands / hands_per_game / pairings))
+    with tempfile.TemporaryDirectory() as warm:
+        tournament(entrants, rules, games=200, seed=0, out=warm, store_hands=False)
+    before = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+    with tempfile.TemporaryDirectory() as out:
+        start = time.perf_counter()
+        result = tournament(entrants, rules, games=games, seed=1, workers=args.workers, out=out,
+                            chunk_games=args.chunk_games, store_hands=False)  # fmt: skip
+        wall = time.perf_counter() - start
+    cpu = [
+        (now.ru_utime + now.ru_stime) - (then.ru_utime + then.ru_stime)
+        for now, then in zip([resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)], before)
+    ]
+    report = {
+        "workload": args.workload, "entrants": entrants, "workers": args.workers, "games": result.total_games, "hands": result.total_hands,
+        "seconds": round(wall, 1), "hands_per_s": round(result.total_hands / wall),
+        "loop_hands_per_s": round(result.hands_per_s),
+        "cpu_parent_s": round(cpu[0], 1), "cpu_workers_s": round(cpu[1], 1),
+        "load_average": round(os.getloadavg()[0], 2),
+        "peak_parent_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "peak_worker_mib": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1),
+    }  # fmt: skip
+    print(json.dumps(report))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,171 @@
+"""Playing one chunk in a worker: its games, summed per game, plus optional hand rows and records.
+
+This is the function a worker process or a Dask worker runs. It takes only picklable values
+(rules, entrant names or picklable players, the chunk), builds the players itself and returns
+tables the parent writes to disk, so workers need no shared file system.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import traceback
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from spades_lab import __version__
+from spades_lab.engine import HandLog, PolicyError, simulate_games, simulate_hands
+from spades_lab.engine.records import hand_records
+from spades_lab.policies import Player, make_player
+from spades_lab.rules import Rules
+from spades_lab.stats.tally import GameTally
+from spades_lab.tournament.errors import ChunkError
+from spades_lab.tournament.plan import Chunk
+from spades_lab.tournament.storage import RunDir
+
+EntrantSpec = str | Player
+"""A player name (`counting+tips`) or a Player; a Player must pickle to reach worker processes."""
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    chunk: Chunk
+    rules: Rules
+    entrants: tuple[EntrantSpec, ...]
+    """Every entrant of the tournament, in order; the chunk names two by index."""
+    names: tuple[str, ...]
+    seed: int
+    single_hands: bool
+    """Independent hands from 0-0 (game id = hand id) instead of complete games."""
+    batch_size: int
+    store_hands: bool
+    records: bool
+    version: str | None = None
+    """The parent's package version; a worker with another version refuses the chunk."""
+    write_to: str | None = None
+    """Output directory the worker writes the chunk to itself (a local pool shares the disk), sparing
+    the parent the transfer and the writing; None returns the tables instead (Dask workers)."""
+
+    def describe(self) -> str:
+        c = self.chunk
+        sides = "seats 0+2 vs seats 1+3" if self.rules.players == 4 else "seat 0 vs seat 1"
+        return (f"chunk {c.id} (games {c.lo}..{c.hi - 1}, {self.names[c.side0]} vs {self.names[c.side1]} on {sides},"
+                f" seed {self.seed})")  # fmt: skip
+
+
+@dataclass
+class ChunkResult:
+    chunk: Chunk
+    games: pd.DataFrame | None
+    """Long rows, one per game and side (spades_lab.stats.tally.GameTally.frame)."""
+    tallies: pd.DataFrame | None
+    """Table bid total histogram of the chunk: bid_total, hands."""
+    hands: pd.DataFrame | None
+    records: list[str] | None
+    """RECORDS.md JSON lines, in (game, hand) order."""
+    n_hands: int
+    seconds: float
+    written: bool = False
+    """The worker wrote the chunk to disk itself; the tables were dropped."""
+
+
+_PLAYERS: dict[str, Player] = {}
+
+
+def _player(spec: EntrantSpec) -> Player:
+    """Build a named player once per process; policies may precompute tables when built."""
+    if not isinstance(spec, str):
+        return spec
+    if spec not in _PLAYERS:
+        _PLAYERS[spec] = make_player(spec)
+    return _PLAYERS[spec]
+
+
+def seat_players(task: ChunkTask) -> list[Player]:
+    side0, side1 = _player(task.entrants[task.chunk.side0]), _player(task.entrants[task.chunk.side1])
+    return [side0, side1] * (task.rules.players // 2)
+
+
+def hand_frame(log: HandLog, chunk: Chunk) -> pd.DataFrame:
+    """One row per hand: what was dealt, bid and won per seat, and the score per side."""
+    seats = log.bids.shape[1]
+    data: dict[str, np.ndarray] = {
+        "pairing": np.full(len(log), chunk.pairing, dtype=np.int64),
+        "seating": np.full(len(log), chunk.seating, dtype=np.int64),
+        "game": log.game,
+        "hand": log.hand,
+        "dealer": log.dealer,
+    }
+    for name, array in (("deal", log.deal), ("bid", log.bids), ("tricks", log.tricks), ("blind", log.blind)):
+        for seat in range(seats):
+            data[f"{name}{seat}"] = array[:, seat]
+    per_side = (
+        ("score_before", log.score_before), ("bags_before", log.bags_before), ("hand_score", log.hand_score),
+        ("score_after", log.score_after), ("bags_after", log.bags_after), ("bags_won", log.bags_won),
+        ("bag_penalties", log.bag_penalties),
+    )  # fmt: skip
+    for name, array in per_side:
+        for side in (0, 1):
+            data[f"{name}{side}"] = array[:, side]
+    data["game_over"] = log.game_over
+    data["winner"] = log.winner
+    data["unfinished"] = log.unfinished
+    return pd.DataFrame(data)
+
+
+def _records(log: HandLog, task: ChunkTask) -> list[str]:
+    """RECORDS.md lines, with the tournament's pairing, seating and entrants added (a writer may add fields)."""
+    c = task.chunk
+    extra = {"pairing": c.pairing, "seating": c.seating, "entrants": [task.names[c.side0], task.names[c.side1]]}
+    return [json.dumps({**record, **extra}, separators=(",", ":")) for record in hand_records(log, task.rules)]
+
+
+def _play(task: ChunkTask) -> ChunkResult:
+    if task.version is not None and task.version != __version__:
+        raise RuntimeError(
+            f"this worker has spades-lab {__version__}, the tournament runs {task.version}; install the same version"
+        )
+    start = time.perf_counter()
+    c = task.chunk
+    players = seat_players(task)
+    batch = max(1, min(task.batch_size, c.games))
+    play = simulate_hands if task.single_hands else simulate_games
+    tally = GameTally(task.rules, c.lo, c.hi, single_hands=task.single_hands)
+    kept: list[HandLog] = []
+    n_hands = 0
+    for log in play(task.rules, players, c.games, task.seed, batch, c.lo):
+        tally.add(log)
+        n_hands += len(log)
+        if task.store_hands or task.records:
+            kept.append(log)
+    games = tally.frame((task.names[c.side0], task.names[c.side1]), list(task.names))
+    games.insert(0, "seating", np.int64(c.seating))
+    games.insert(0, "pairing", np.int64(c.pairing))
+    hist = tally.bid_totals
+    totals = np.flatnonzero(hist)
+    tallies = pd.DataFrame({"pairing": np.int64(c.pairing), "seating": np.int64(c.seating), "bid_total": totals,
+                            "hands": hist[totals]})  # fmt: skip
+    hands = records = None
+    if kept:
+        log = HandLog.concat(kept).sorted()
+        kept.clear()
+        hands = hand_frame(log, c) if task.store_hands else None
+        records = _records(log, task) if task.records else None
+    return ChunkResult(c, games, tallies, hands, records, n_hands, time.perf_counter() - start)
+
+
+def run_chunk(task: ChunkTask) -> ChunkResult:
+    """Play a chunk; any failure comes back as a ChunkError naming the chunk (and policy and seat)."""
+    try:
+        result = _play(task)
+        if task.write_to is not None:
+            RunDir(task.write_to).write_chunk(result)
+            result = ChunkResult(result.chunk, None, None, None, None, result.n_hands, result.seconds, written=True)
+        return result
+    except PolicyError as exc:
+        raise ChunkError(f"{task.describe()}: {exc}", task.chunk.id, exc.policy, exc.seat) from None
+    except Exception as exc:
+        where = "".join(traceback.format_exception(exc)[-4:]).rstrip()
+        raise ChunkError(f"{task.describe()}: {type(exc).__name__}: {exc}\n{where}", task.chunk.id) from None

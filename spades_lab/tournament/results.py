@@ -1,0 +1,120 @@
+"""A tournament's tables, built from the chunk files one chunk (or one duplicate pair) at a time.
+
+Summaries come from integer totals added chunk by chunk, so building them needs memory for one
+chunk, not for the tournament; `games` and `hands` are read from Parquet only when asked for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import groupby
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from spades_lab.stats.tables import MatchupTotals, PairedTotals, bid_total_table, matchup_table, summary_table
+from spades_lab.tournament.errors import TournamentError
+from spades_lab.tournament.plan import Chunk, plan_chunks
+from spades_lab.tournament.storage import RunDir
+
+
+@dataclass
+class Tables:
+    summary: pd.DataFrame
+    """One row per entrant over all its games."""
+    matchups: pd.DataFrame
+    """One row per (entrant, opponent), the entrant's figures; paired_* columns in duplicate mode."""
+    bid_totals: pd.DataFrame
+    """Table bid total distribution per (entrant, opponent)."""
+    games: int
+    hands: int
+
+
+def aggregate(store: RunDir, chunks: list[Chunk], names: list[str], duplicate: bool) -> Tables:
+    """Summary, matchup and bid-total tables from the chunk files of a finished tournament."""
+    totals, paired = MatchupTotals(), PairedTotals()
+    for _, group in groupby(chunks, key=lambda c: c.pairing):
+        group = list(group)
+        seat0 = [c for c in group if c.seating == 0]
+        seat1 = [c for c in group if c.seating == 1]
+        if duplicate:
+            for c0, c1 in zip(seat0, seat1, strict=True):
+                g0, g1 = store.read("games", c0), store.read("games", c1)
+                totals.add_games(g0)
+                totals.add_games(g1)
+                paired.add(names[c0.side0], g0, g1)
+        else:
+            for c in group:
+                totals.add_games(store.read("games", c))
+        for c in group:
+            tallies = store.read("tallies", c)
+            hist = pd.Series(tallies["hands"].to_numpy(), index=tallies["bid_total"].to_numpy())
+            dense = hist.reindex(range(int(hist.index.max()) + 1 if len(hist) else 1), fill_value=0).to_numpy()
+            totals.add_bid_totals((names[c.side0], names[c.side1]), dense)
+    frame = totals.frame(names)
+    return Tables(
+        summary=summary_table(frame, names),
+        matchups=matchup_table(frame, paired.frame() if duplicate else None),
+        bid_totals=bid_total_table(totals, names),
+        games=int(frame["games"].sum()) // 2,
+        hands=int(frame["hands"].sum()) // 2,
+    )
+
+
+@dataclass
+class TournamentResult:
+    """Tidy tables of a tournament; `games` and `hands` load from its Parquet files on first use."""
+
+    out: Path
+    manifest: dict[str, Any]
+    summary: pd.DataFrame
+    matchups: pd.DataFrame
+    bid_totals: pd.DataFrame
+    total_games: int
+    total_hands: int
+    hands_played: int = 0
+    """Hands played by this call (0 when every chunk was already on disk)."""
+    seconds: float = 0.0
+    chunks_run: int = 0
+    _cache: dict[str, pd.DataFrame] = field(default_factory=dict, repr=False)
+    _keep: Any = field(default=None, repr=False)
+    """Holds a temporary output directory alive as long as the result."""
+
+    @property
+    def chunks(self) -> list[Chunk]:
+        config = self.manifest["config"]
+        return plan_chunks(len(config["entrants"]), config["count"], config["duplicate"], config["chunk_games"])
+
+    @property
+    def games(self) -> pd.DataFrame:
+        """One row per game and side: pairing, seating, game, side, entrant, opponent, score, won, per-game sums."""
+        if "games" not in self._cache:
+            self._cache["games"] = RunDir(self.out).read_all("games", self.chunks)
+        return self._cache["games"]
+
+    @property
+    def hands(self) -> pd.DataFrame:
+        """One row per hand: pairing, seating, game, hand, dealer, per-seat deal masks, bids, tricks and blind
+        flags, per-side scores and bags. The card-by-card play is in records.jsonl (records=True)."""
+        if not self.manifest["config"]["store_hands"]:
+            raise TournamentError("this tournament ran with hands storage off (store_hands=False / --no-hands)")
+        if "hands" not in self._cache:
+            self._cache["hands"] = RunDir(self.out).read_all("hands", self.chunks)
+        return self._cache["hands"]
+
+    @property
+    def hands_per_s(self) -> float:
+        return self.hands_played / self.seconds if self.seconds > 0 else float("nan")
+
+    @classmethod
+    def load(cls, out: str | Path) -> TournamentResult:
+        """The result of a finished tournament directory, read without playing anything."""
+        store = RunDir(out)
+        manifest = store.read_manifest()
+        if manifest is None or not manifest.get("complete"):
+            raise TournamentError(f"{out} holds no finished tournament; run it (again) to finish it")
+        config = manifest["config"]
+        chunks = plan_chunks(len(config["entrants"]), config["count"], config["duplicate"], config["chunk_games"])
+        tables = aggregate(store, chunks, config["entrants"], config["duplicate"])
+        return cls(Path(out), manifest, tables.summary, tables.matchups, tables.bid_totals, tables.games, tables.hands)

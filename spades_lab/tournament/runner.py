@@ -1,0 +1,177 @@
+"""`tournament(...)`: plan the chunks, play the missing ones, write them, summarise.
+
+A run is resumable by construction: the plan is a pure function of the configuration, a chunk
+on disk is finished (its games file is renamed into place last), and running the same
+configuration again only plays the chunks that are not on disk. Since every game depends only on
+(seed, game id), the finished tables are identical to those of an uninterrupted run, for any
+number of workers and any chunk size.
+"""
+
+from __future__ import annotations
+
+import pickle
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from spades_lab import __version__
+from spades_lab.engine.simulate import DEFAULT_BATCH
+from spades_lab.policies import Player, make_player
+from spades_lab.rules import Rules, load_rules
+from spades_lab.tournament.chunks import ChunkTask, EntrantSpec
+from spades_lab.tournament.errors import TournamentError
+from spades_lab.tournament.executors import execute
+from spades_lab.tournament.plan import DEFAULT_CHUNK_GAMES, Chunk, pairings, plan_chunks
+from spades_lab.tournament.results import TournamentResult, aggregate
+from spades_lab.tournament.storage import RunDir
+
+
+def _entrant_names(entrants: Sequence[EntrantSpec]) -> list[str]:
+    """Names of the entrants; builds each named player once here so a bad name fails before any work."""
+    names = []
+    for spec in entrants:
+        if isinstance(spec, str):
+            make_player(spec)
+            names.append(spec.strip())
+        elif isinstance(spec, Player) or (hasattr(spec, "bid") and hasattr(spec, "play")):
+            names.append(spec.name)
+        else:
+            raise TournamentError(f"an entrant is a player name or a Player, got {spec!r}")
+    if len(set(names)) != len(names):
+        raise TournamentError(f"entrant names must differ (they label the results), got {names}")
+    if len(names) < 2:
+        raise TournamentError(f"a tournament needs at least 2 entrants, got {len(names)}")
+    return names
+
+
+def _check_picklable(entrants: Sequence[EntrantSpec], names: list[str]) -> None:
+    for spec, name in zip(entrants, names):
+        if not isinstance(spec, str):
+            try:
+                pickle.dumps(spec)
+            except Exception as exc:
+                raise TournamentError(
+                    f"entrant {name!r} cannot be sent to worker processes ({exc}); give a registered player"
+                    " name, a Player built from module-level classes, or workers=1"
+                ) from None
+
+
+def _manifest(config: dict[str, Any], chunks: list[Chunk], names: list[str]) -> dict[str, Any]:
+    return {
+        "tool": "spades-lab tournament",
+        "version": __version__,
+        "config": config,
+        "seed": config["seed"],
+        "seeds": "every game is derived from (seed, game id) alone; every pairing and seating plays the same ids",
+        "pairings": [{"pairing": i, "entrants": [names[a], names[b]]} for i, (a, b) in enumerate(pairings(len(names)))],
+        "chunks": [c.to_dict() for c in chunks],
+        "complete": False,
+    }
+
+
+def _play(
+    store: RunDir, tasks, chunks: list[Chunk], missing: list[Chunk], workers: int, scheduler: Any, progress: bool
+) -> tuple[int, float]:
+    """Play the missing chunks, writing each as it finishes; returns (hands played, seconds)."""
+    total = sum(c.games for c in chunks)
+    bar = tqdm(total=total, initial=total - sum(c.games for c in missing), unit="game", disable=not progress,
+               dynamic_ncols=True, smoothing=0.1)  # fmt: skip
+    start = time.perf_counter()
+    played = 0
+    try:
+        for result in execute(tasks, workers, scheduler):
+            if not result.written:
+                store.write_chunk(result)
+            played += result.n_hands
+            bar.update(result.chunk.games)
+            bar.set_postfix_str(f"{played / (time.perf_counter() - start):,.0f} hands/s")
+    finally:
+        bar.close()
+    return played, time.perf_counter() - start
+
+
+def tournament(
+    entrants: Sequence[EntrantSpec],
+    rules: Rules | str | dict | None = None,
+    *,
+    games: int | None = None,
+    hands: int | None = None,
+    seed: int = 0,
+    duplicate: bool = False,
+    workers: int = 1,
+    out: str | Path | None = None,
+    chunk_games: int = DEFAULT_CHUNK_GAMES,
+    store_hands: bool = True,
+    records: bool = False,
+    scheduler: Any = None,
+    progress: bool = False,
+    fresh: bool = False,
+    batch_size: int = DEFAULT_BATCH,
+) -> TournamentResult:
+    """Play every pair of entrants against each other and return the tidy tables.
+
+    - `games`: complete games per pairing (or `hands`: independent hands from 0-0 per pairing).
+      Each pairing plays half its game ids with the first entrant on seats 0+2 and half swapped;
+      with `duplicate` it plays every game id twice, once per seating, so each deal sequence is
+      played by both entrants (2 x games tables per pairing) and matchups gain paired differences.
+    - `workers`: local processes (1 plays in this process); `scheduler`: a Dask
+      `distributed.Client` or scheduler address instead.
+    - `out`: the directory to write and resume (a temporary one if None); `fresh` clears it first.
+    - `store_hands`: keep the per-hand table (off for huge runs: memory and disk then depend on
+      games, not hands); `records`: also write RECORDS.md lines to records.jsonl.
+    - `chunk_games`: game ids per chunk, the unit of resumption and of work handed to a worker.
+    Results depend on entrants, rules, seed, counts, duplicate and chunk layout only.
+    """
+    if (games is None) == (hands is None):
+        raise TournamentError("give exactly one of games (complete games) or hands (independent hands)")
+    count = int(games if games is not None else hands)
+    rules = load_rules(rules)
+    names = _entrant_names(entrants)
+    if scheduler is None and workers > 1:
+        _check_picklable(entrants, names)
+    chunks = plan_chunks(len(names), count, duplicate, chunk_games)
+    config = {
+        "entrants": names, "rules": rules.to_dict(), "seed": int(seed), "unit": "games" if games is not None else "hands",
+        "count": count, "duplicate": bool(duplicate), "chunk_games": int(chunk_games),
+        "store_hands": bool(store_hands), "records": bool(records), "version": __version__,
+    }  # fmt: skip
+    keep = None
+    if out is None:
+        keep = tempfile.TemporaryDirectory(prefix="spades-tournament-")
+        out = keep.name
+    store = RunDir(out)
+    manifest = _manifest(config, chunks, names)
+    stored = store.open(manifest, fresh=fresh)
+    missing = [c for c in chunks if not store.is_done(c)]
+    if missing and stored is not None and stored.get("complete"):
+        store.write_manifest(manifest)  # chunk files were removed: no longer complete until replayed
+    template = ChunkTask(
+        missing[0] if missing else chunks[0], rules, tuple(entrants), tuple(names), int(seed),
+        single_hands=hands is not None, batch_size=batch_size, store_hands=store_hands, records=records,
+        version=__version__, write_to=None if scheduler is not None else str(store.root),
+    )  # fmt: skip
+    tasks = (replace(template, chunk=c) for c in missing)
+    played, seconds = _play(store, tasks, chunks, missing, workers, scheduler, progress)
+    tables = aggregate(store, chunks, names, duplicate)
+    outputs = ["summary.csv", "matchups.csv", "bid_totals.csv"] + (["records.jsonl"] if records else [])
+    finished_before = stored is not None and stored.get("complete") and all((store.root / n).exists() for n in outputs)
+    if missing or not finished_before:
+        store.write_csv("summary.csv", tables.summary)
+        store.write_csv("matchups.csv", tables.matchups)
+        store.write_csv("bid_totals.csv", tables.bid_totals)
+        if records:
+            store.join_records(chunks)
+        manifest = {**manifest, "complete": True, "totals": {"games": tables.games, "hands": tables.hands}}
+        store.write_manifest(manifest)
+        store.tidy()
+    else:
+        manifest = stored
+    return TournamentResult(
+        Path(out), manifest, tables.summary, tables.matchups, tables.bid_totals, tables.games, tables.hands,
+        hands_played=played, seconds=seconds, chunks_run=len(missing), _keep=keep,
+    )  # fmt: skip
