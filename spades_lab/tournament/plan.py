@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-DEFAULT_CHUNK_GAMES = 1000
+DEFAULT_CHUNK_GAMES = 4000
 
 
 @dataclass(frozen=True)
