@@ -17,6 +17,7 @@ from spades_lab.policies import PolicyNameError, describe, make_players
 from spades_lab.policies.decide import decide
 from spades_lab.rules import PRESETS, RulesError, load_rules
 from spades_lab.stats import HandStats
+from spades_lab.tournament.plan import DEFAULT_CHUNK_GAMES
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -137,6 +138,22 @@ def _tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _plot(args: argparse.Namespace) -> int:
+    from spades_lab.plots import write_all
+    from spades_lab.tournament import TournamentError
+
+    try:
+        report = write_all(args.dir, args.out)
+    except TournamentError as exc:
+        print(f"spades-lab: error: {exc}", file=sys.stderr)
+        return 2
+    for path in report.written:
+        print(f"wrote {path}")
+    for name, why in report.skipped.items():
+        print(f"skipped {name}: {why}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="spades-lab", description="Simulate Spades and measure strategies.")
     parser.add_argument("--version", action="version", version=f"spades-lab {__version__}")
@@ -187,7 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--duplicate", action="store_true", help="play every game id twice, partnerships swapped")
     tour.add_argument("--workers", type=int, default=0, help="local worker processes (default: all cores)")
     tour.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://HOST:8786 (instead of local workers)")
-    tour.add_argument("--chunk-games", type=int, default=1000, help="game ids per chunk (the unit of resumption)")
+    tour.add_argument("--chunk-games", type=int, default=DEFAULT_CHUNK_GAMES, help="game ids per chunk (the unit of resumption)")
     tour.add_argument("--batch-size", type=int, default=8192, help="tables per batch (results do not depend on it)")
     tour.add_argument("--no-hands", action="store_true", help="no per-hand table: flat memory, disk grows with games only")
     tour.add_argument("--records", action="store_true", help="also write every hand to records.jsonl (RECORDS.md)")
@@ -195,6 +212,11 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--json", action="store_true", help="print the summary and matchups as one JSON object")
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     tour.set_defaults(func=_tournament)
+
+    plot = sub.add_parser("plot", help="draw every plot of a finished tournament directory as PNG")
+    plot.add_argument("dir", help="the tournament's output directory (its --out)")
+    plot.add_argument("--out", help="folder for the PNG files (default: DIR/plots)")
+    plot.set_defaults(func=_plot)
 
     run = sub.add_parser("run", help="the main job: a default match, results and plots in --out")
     run.add_argument("--out", default="results/default")

@@ -157,7 +157,9 @@ class PairedTotals:
                 rows.append(
                     {
                         "entrant": entrant, "opponent": opponent, "paired_deals": int(n),
-                        "paired_win_diff": float(win[0]), "paired_win_lo": float(win[1]), "paired_win_hi": float(win[2]),
+                        # a win-rate difference lies in [-1, 1]; the normal interval is clipped to it
+                        "paired_win_diff": float(win[0]), "paired_win_lo": max(float(win[1]), -1.0),
+                        "paired_win_hi": min(float(win[2]), 1.0),
                         "paired_margin": float(margin[0]), "paired_margin_lo": float(margin[1]),
                         "paired_margin_hi": float(margin[2]),
                     }

@@ -1,0 +1,56 @@
+"""Every plot of a tournament written as PNG files: what `spades-lab plot DIR` runs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from matplotlib.figure import Figure
+
+from spades_lab.plots.bidding import bid_errors, bid_totals
+from spades_lab.plots.data import HandsRequired, Source, load
+from spades_lab.plots.games import bags, score_trajectories
+from spades_lab.plots.outcomes import nil_outcomes, set_rate_by_contract, win_rates
+
+PLOTS: dict[str, Callable[[Source], Figure]] = {
+    "win_rates": win_rates,
+    "set_rate_by_contract": set_rate_by_contract,
+    "bid_errors": bid_errors,
+    "bags": bags,
+    "bid_totals": bid_totals,
+    "score_trajectories": score_trajectories,
+    "nil_outcomes": nil_outcomes,
+}
+"""Every plot by name; each PNG is named after its plot."""
+
+DPI = 110
+
+
+@dataclass
+class Written:
+    written: list[Path] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)
+    """Plot name -> why it was not drawn (a run without the hands table)."""
+
+
+def write_all(source: Source, out: str | Path | None = None) -> Written:
+    """Draw every plot into `out` (default: the tournament directory's plots/) as NAME.png.
+
+    Plots that need the per-hand table are skipped, with the reason, when the run kept none, so
+    a --no-hands run still gets the plots its tables can support.
+    """
+    result = load(source)
+    folder = Path(out) if out is not None else Path(result.out) / "plots"
+    folder.mkdir(parents=True, exist_ok=True)
+    report = Written()
+    for name, plot in PLOTS.items():
+        try:
+            fig = plot(result)
+        except HandsRequired as exc:
+            report.skipped[name] = str(exc)
+            continue
+        path = folder / f"{name}.png"
+        fig.savefig(path, dpi=DPI)
+        report.written.append(path)
+    return report
