@@ -1,0 +1,344 @@
+"""Shared helpers of the experiment scripts: output directories, tournaments, intervals, plots, READMEs.
+
+Every experiment is a script `experiments/NAME.py` with a `main(out_dir=None, scale=1.0, workers=2)`
+that plays its games, then writes `results/NAME/` (or `out_dir`): a CSV of the numbers, PNG plots and
+a README.md whose every number is formatted from the computed values. Tournament working
+directories (Parquet chunks, manifest) go to `OUT/run/...`, which git ignores; running a script
+again resumes or reuses them, so a finished experiment re-renders its README in seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import shlex
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+import spades_lab as sl  # noqa: E402
+from spades_lab.policies import Player, make_player  # noqa: E402
+from spades_lab.stats.intervals import Z95, mean_interval, wilson  # noqa: E402
+from spades_lab.tournament import ConfigMismatch, TournamentResult, tournament  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+"""The repository root: results go to ROOT/results/NAME by default."""
+
+SEED = 6
+"""One fixed seed for every experiment (issue 6): deals depend only on (seed, game id, hand)."""
+
+RULES = sl.Rules(hand_cap=200)
+"""The standard rules (500 to win, bags 10 -> -100, nil 100) with games stopped after 200 hands; a
+stopped game is reported as unfinished and never counts as a win."""
+
+
+# ----------------------------------------------------------------------------------------------
+# Running
+
+
+def out_path(name: str, out_dir: str | Path | None) -> Path:
+    path = Path(out_dir) if out_dir is not None else ROOT / "results" / name
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def scaled(base: int, scale: float, minimum: int = 20) -> int:
+    """A count of games or hands at this scale (never below `minimum`, so tiny test runs still work)."""
+    return max(minimum, int(round(base * scale)))
+
+
+def chunk_size(count: int, duplicate: bool, largest: int = 5000) -> int:
+    """Game ids per chunk: about four chunks per pairing (two per seating), so two workers stay busy,
+    and chunks bigger than the engine batch, so batches stay full while games end at different times."""
+    per_seating = count if duplicate else math.ceil(count / 2)
+    return max(1, min(largest, math.ceil(per_seating / 2)))
+
+
+def run_tournament(entrants: Sequence[Any], run_dir: Path, *, workers: int, **kwargs: Any) -> TournamentResult:
+    """Play (or resume, or reuse) a tournament in `run_dir`; a directory from another configuration
+    (say a different scale) is cleared and played afresh."""
+    count = kwargs.get("games") or kwargs.get("hands")
+    kwargs.setdefault("chunk_games", chunk_size(count, kwargs.get("duplicate", False)))
+    kwargs.setdefault("batch_size", 1024)
+    kwargs.setdefault("seed", SEED)
+    workers = workers if count >= 200 else 1  # tiny runs: spawning workers costs more than it saves
+    rules = kwargs.pop("rules", RULES)
+    try:
+        result = tournament(list(entrants), rules, workers=workers, out=run_dir, **kwargs)
+    except ConfigMismatch:
+        result = tournament(list(entrants), rules, workers=workers, out=run_dir, fresh=True, **kwargs)
+    timing = Path(run_dir) / "play_seconds.json"
+    if result.chunks_run:
+        previous = json.loads(timing.read_text())["seconds"] if result.chunks_run < len(result.chunks) and timing.exists() else 0.0
+        timing.write_text(json.dumps({"seconds": previous + result.seconds, "hands": result.total_hands}))
+    HANDS.append(result.total_hands)
+    PLAY_SECONDS.append(json.loads(timing.read_text())["seconds"] if timing.exists() else float("nan"))
+    return result
+
+
+HANDS: list[int] = []
+PLAY_SECONDS: list[float] = []
+"""Seconds spent playing each tournament of the current experiment (a reused one reports the time it took
+when it was played); `Timer()` clears it, the README reports the sum."""
+
+
+class SeatBidder:
+    """A partnership whose two seats bid differently: `first` bids for seats 0 and 1 (the first seat of
+    either side), `second` for seats 2 and 3. Used to test a claim about one player beside a partner
+    who bids normally. Module-level and made of picklable parts, so tournament workers can run it."""
+
+    def __init__(self, first: Any, second: Any, name: str) -> None:
+        self.first, self.second, self.name = first, second, name
+
+    def bid(self, view: Any) -> np.ndarray:
+        return np.where(view.seat < 2, self.first.bid(view), self.second.bid(view))
+
+    def blind(self, view: Any) -> np.ndarray:
+        first = self.first.blind(view) if hasattr(self.first, "blind") else np.zeros(len(view), dtype=bool)
+        second = self.second.blind(view) if hasattr(self.second, "blind") else np.zeros(len(view), dtype=bool)
+        return np.where(view.seat < 2, first, second)
+
+
+def mixed_partnership(first: str, second: str, label: str) -> Player:
+    """A partnership whose first seat bids like `first` and whose partner bids like `second`; both play (and
+    draft, exchange) like `second`."""
+    a, b = make_player(first), make_player(second)
+    return Player(SeatBidder(a.bidder, b.bidder, label), b.player, label=label, drafter=b.drafter,
+                  exchanger=b.exchanger)  # fmt: skip
+
+
+# ----------------------------------------------------------------------------------------------
+# Intervals
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A figure and its 95% interval."""
+
+    value: float
+    lo: float
+    hi: float
+    n: int = 0
+
+    def fmt(self, digits: int = 1, percent: bool = False, signed: bool = False) -> str:
+        scale, unit = (100.0, "%") if percent else (1.0, "")
+        if percent and not signed and (self.value < 0.01 or self.value > 0.99):
+            digits = max(digits, 2)  # 0.0% (0.0% to 0.0%) says less than 0.02% (0.00% to 0.05%)
+        sign = "+" if signed else ""
+        v, lo, hi = (x * scale for x in (self.value, self.lo, self.hi))
+        return f"{v:{sign}.{digits}f}{unit} (95% CI {lo:{sign}.{digits}f}{unit} to {hi:{sign}.{digits}f}{unit})"
+
+    def row(self, prefix: str) -> dict[str, float]:
+        return {prefix: self.value, f"{prefix}_lo": self.lo, f"{prefix}_hi": self.hi, f"{prefix}_n": self.n}
+
+
+def wilson_estimate(successes: float, trials: float) -> Estimate:
+    """A proportion with its Wilson score interval (spades_lab.stats.intervals.wilson)."""
+    lo, hi = wilson(successes, trials)
+    p = successes / trials if trials else float("nan")
+    return Estimate(float(p), float(lo), float(hi), int(trials))
+
+
+def mean_estimate(values: Sequence[float] | np.ndarray) -> Estimate:
+    """A sample mean with its normal interval (spades_lab.stats.intervals.mean_interval)."""
+    x = np.asarray(values, dtype=float)
+    mean, lo, hi = mean_interval(len(x), x.sum(), (x * x).sum())
+    return Estimate(float(mean), float(lo), float(hi), len(x))
+
+
+def ratio_estimate(numerators: Sequence[float] | np.ndarray, denominators: Sequence[float] | np.ndarray) -> Estimate:
+    """sum(num) / sum(den) over clusters (games), with a cluster-robust (delta method) normal interval.
+
+    Hands of one game share a score and bag history; treating each game as one observation of
+    (events, hands) keeps the interval honest about that dependence.
+    """
+    y = np.asarray(numerators, dtype=float)
+    x = np.asarray(denominators, dtype=float)
+    n = len(x)
+    ratio = y.sum() / x.sum() if x.sum() else float("nan")
+    if n < 2:
+        return Estimate(float(ratio), float("nan"), float("nan"), n)
+    resid = y - ratio * x
+    se = math.sqrt(n / (n - 1) * (resid * resid).sum()) / x.sum()
+    return Estimate(float(ratio), float(ratio - Z95 * se), float(ratio + Z95 * se), n)
+
+
+def paired_by_deal(games: pd.DataFrame, value: str, entrant: str) -> pd.DataFrame:
+    """Duplicate games: per game id, `entrant`'s `value` and its opponent's, each averaged over the two
+    tables (seatings) of that deal, and their difference. `games` is a TournamentResult.games table
+    of one pairing."""
+    g = games.assign(entrant=games["entrant"].astype(str))
+    mine = g[g["entrant"] == entrant].groupby("game")[value].mean()
+    theirs = g[g["entrant"] != entrant].groupby("game")[value].mean()
+    frame = pd.DataFrame({"entrant": mine, "opponent": theirs})
+    frame["diff"] = frame["entrant"] - frame["opponent"]
+    return frame
+
+
+def entrant_figures(result: TournamentResult, rules: sl.Rules = RULES) -> dict[str, dict[str, Estimate]]:
+    """Per entrant of a two-entrant tournament, from its `games` table (one row per game and side):
+    win rate (Wilson, over finished games), set rate per hand (Wilson over hands, and clustered by
+    game), bag penalty points per game, bags per hand, points per hand, nil success (Wilson)."""
+    games = result.games.assign(entrant=result.games["entrant"].astype(str))
+    figures: dict[str, dict[str, Estimate]] = {}
+    for name, g in games.groupby("entrant", sort=False):
+        finished = int((g["won"] | g["lost"]).sum())
+        penalty_points = g["bag_penalties"].to_numpy() * rules.bag_penalty
+        figures[str(name)] = {
+            "win_rate": wilson_estimate(int(g["won"].sum()), finished),
+            "set_rate": wilson_estimate(int(g["sets"].sum()), int(g["hands"].sum())),
+            "set_rate_clustered": ratio_estimate(g["sets"], g["hands"]),
+            "set_rate_per_contract": wilson_estimate(int(g["sets"].sum()), int(g["contracts"].sum())),
+            "bag_penalty_points_per_game": mean_estimate(penalty_points),
+            "bag_penalty_points_per_hand": ratio_estimate(penalty_points, g["hands"]),
+            "bags_per_hand": ratio_estimate(g["bags_won"], g["hands"]),
+            "points_per_hand": ratio_estimate(g["score"], g["hands"]),
+            "hands_per_game": mean_estimate(g["hands"]),
+            "nil_success": wilson_estimate(int(g["nils_made"].sum()), int(g["nil_bids"].sum())),
+            "nil_bids_per_hand": ratio_estimate(g["nil_bids"], g["hands"]),
+            "unfinished": wilson_estimate(int(g["unfinished"].sum()), len(g)),
+        }
+    return figures
+
+
+def figures_frame(figures: dict[str, dict[str, Estimate]], **keys: Any) -> pd.DataFrame:
+    """Long CSV rows: one per (entrant, figure) with value, lo, hi, n and any extra key columns."""
+    rows = []
+    for entrant, named in figures.items():
+        for figure, e in named.items():
+            rows.append({**keys, "entrant": entrant, "figure": figure, "value": e.value, "lo": e.lo, "hi": e.hi,
+                         "n": e.n})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def paired_figures(result: TournamentResult, entrant: str, rules: sl.Rules = RULES) -> dict[str, Estimate]:
+    """Duplicate tournament: per deal (game id, played in both seatings), `entrant` minus its opponent,
+    each averaged over its two tables; mean and normal interval over deals."""
+    games = result.games.copy()
+    games["win"] = games["won"].astype(float)
+    games["margin"] = (games["score"] - games["opp_score"]).astype(float)
+    games["penalty_points"] = games["bag_penalties"] * rules.bag_penalty
+    return {
+        "win_diff": mean_estimate(paired_by_deal(games, "win", entrant)["diff"]),
+        "margin": mean_estimate(paired_by_deal(games, "margin", entrant)["diff"] / 2),
+        "penalty_points_diff": mean_estimate(paired_by_deal(games, "penalty_points", entrant)["diff"]),
+        "sets_per_game_diff": mean_estimate(paired_by_deal(games, "sets", entrant)["diff"]),
+    }
+
+
+# ----------------------------------------------------------------------------------------------
+# Output
+
+
+def save_figure(fig: plt.Figure, path: Path) -> Path:
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def command(name: str, scale: float, out_dir: str | Path | None, workers: int) -> str:
+    """The command line that reproduces an experiment run with these arguments."""
+    parts = [".venv/bin/python", f"experiments/{name}.py"]
+    if scale != 1.0:
+        parts += ["--scale", f"{scale:g}"]
+    if out_dir is not None and Path(out_dir).resolve() != (ROOT / "results" / name).resolve():
+        parts += ["--out", str(out_dir)]
+    if workers != 2:
+        parts += ["--workers", str(workers)]
+    return shlex.join(parts)
+
+
+def markdown_table(frame: pd.DataFrame, floatfmt: str = "{:.3f}") -> str:
+    """A small DataFrame as a GitHub markdown table (no tabulate dependency)."""
+
+    def cell(v: Any) -> str:
+        if isinstance(v, (float, np.floating)):
+            return "" if np.isnan(v) else floatfmt.format(v)
+        return str(v)
+
+    head = "| " + " | ".join(str(c) for c in frame.columns) + " |"
+    rule = "|" + "|".join("---" for _ in frame.columns) + "|"
+    rows = ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
+    return "\n".join([head, rule, *rows])
+
+
+def write_readme(
+    out: Path, *, title: str, question: str, claim: str, answer: str, body: str, cmd: str, setup: str,
+    seconds: float, plots: Sequence[str], csvs: Sequence[str],
+) -> Path:  # fmt: skip
+    """README.md of one experiment. `answer` is a one-line verdict (also used by the top-level README)."""
+    hands_played = sum(HANDS)
+    images = "\n".join(f"![{Path(p).stem}]({p})" for p in plots)
+    files = ", ".join(f"[`{c}`]({c})" for c in csvs)
+    text = f"""# {title}
+
+**Question.** {question}
+
+**The cheat sheet.** {claim}
+
+**Answer.** {answer}
+
+{images}
+
+## Numbers
+
+{body}
+
+## Set-up
+
+{setup}
+
+Data: {files}. Every number above is computed by the script from the games it played; intervals are 95%.
+
+## Reproduce
+
+```sh
+{cmd}
+```
+
+Playing the games took {sum(PLAY_SECONDS):.0f} s ({len(PLAY_SECONDS)} tournament{"s" if len(PLAY_SECONDS) != 1 else ""}, {hands_played:,} hands, 2 worker
+processes unless the command says otherwise); the last run of the script took {seconds:.0f} s in all (spades-lab {sl.__version__}, seed {SEED}). The tournament working
+directories are under `run/` (ignored by git); running the command again reuses them and only rewrites this
+README, the CSV and the plots.
+"""
+    path = out / "README.md"
+    path.write_text(text)
+    return path
+
+
+def cli(name: str, main: Callable[..., Any], argv: Sequence[str] | None = None) -> None:
+    """The command line of an experiment script: --scale, --out, --workers."""
+    parser = argparse.ArgumentParser(prog=f"experiments/{name}.py", description=main.__doc__)
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply every game/hand count (default 1)")
+    parser.add_argument("--out", default=None, help=f"output directory (default results/{name})")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    out = main(args.out, args.scale, args.workers)
+    print(f"{name}: wrote {out} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+
+
+class Timer:
+    """Wall time of one experiment run; also clears the per-tournament play times of the last one."""
+
+    def __init__(self) -> None:
+        self.start = time.perf_counter()
+        PLAY_SECONDS.clear()
+        HANDS.clear()
+
+    @property
+    def seconds(self) -> float:
+        return time.perf_counter() - self.start

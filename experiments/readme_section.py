@@ -1,0 +1,77 @@
+"""The `## Experiments` section of the top-level README, built from the experiments' own READMEs.
+
+    .venv/bin/python experiments/readme_section.py           # print the section
+    .venv/bin/python experiments/readme_section.py --write   # replace (or append) it in README.md
+
+Each entry links results/NAME/README.md, shows its main plot and quotes its one-line answer, so the
+numbers in the top-level README are always the ones the last run of each script computed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ORDER = ["bid_totals", "optimist_sets", "cautious_bags", "nine_bags", "nil", "tip_ablation"]
+HEADING = "## Experiments"
+
+
+def entry(name: str) -> str:
+    text = (ROOT / "results" / name / "README.md").read_text()
+    title = text.splitlines()[0].lstrip("# ").strip()
+    answer = re.search(r"^\*\*Answer\.\*\* (.+)$", text, re.M).group(1)
+    plot = re.search(r"!\[[^\]]*\]\(([^)]+)\)", text).group(1)
+    return (f"### [{title}](results/{name}/README.md)\n\n"
+            f"![{name}](results/{name}/{plot})\n\n"
+            f"{answer}\n")  # fmt: skip
+
+
+def play_time(name: str) -> str:
+    """'  # N s of play' from the experiment's README, if it has been run."""
+    path = ROOT / "results" / name / "README.md"
+    found = re.search(r"Playing the games took (\d+) s", path.read_text()) if path.exists() else None
+    return f"  # {found.group(1)} s of play on 2 workers (last run)" if found else ""
+
+
+def section() -> str:
+    width = max(len(name) for name in ORDER) + len(".venv/bin/python experiments/.py")
+    commands = "\n".join(f"{'.venv/bin/python experiments/' + name + '.py':<{width}}{play_time(name)}" for name in ORDER)
+    entries = "\n".join(entry(name) for name in ORDER if (ROOT / "results" / name / "README.md").exists())
+    return f"""{HEADING}
+
+`experiments/` holds one script per question that the cheat sheet raises (issue 6). Each plays fixed-seed
+tournaments (2 worker processes, a few minutes at most) and writes `results/NAME/`: a CSV of the numbers, PNG
+plots, and a README with the numbers, their 95% intervals, what they mean and the command that reproduced them.
+The tournaments' working directories go to `results/NAME/run/` (ignored by git); running a script again reuses
+them. Run them from the repository root after `make install`; every script takes `--scale` (multiply the game
+counts), `--out DIR` and `--workers K`, and exposes `main(out_dir, scale, workers)` (`tests/test_experiments.py`
+runs each at a tiny scale).
+
+```sh
+{commands}
+.venv/bin/python experiments/readme_section.py --write   # refresh this section from the results
+```
+
+{entries}"""
+
+
+def write(readme: Path = ROOT / "README.md") -> None:
+    text = readme.read_text()
+    new = section()
+    match = re.search(rf"^{re.escape(HEADING)}\n.*?(?=^## |\Z)", text, re.M | re.S)
+    if match:
+        text = text[: match.start()] + new + ("\n" if match.end() < len(text) else "") + text[match.end():]
+    else:
+        text = text.rstrip("\n") + "\n\n" + new
+    readme.write_text(text)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="replace or append the section in README.md")
+    if parser.parse_args().write:
+        write()
+    else:
+        print(section(), end="")
