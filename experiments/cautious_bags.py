@@ -12,20 +12,15 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
-import pandas as pd
 from common import (
     RULES,
     Timer,
     cli,
     command,
-    entrant_figures,
-    figures_frame,
-    mixed_partnership,
     out_path,
-    paired_figures,
-    run_tournament,
     save_figure,
     scaled,
+    shifted_bidder_runs,
     write_readme,
 )
 
@@ -44,19 +39,8 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2):
     timer = Timer()
     out = out_path(NAME, out_dir)
     games = scaled(GAMES, scale)
-    one = mixed_partnership("cautious+tips", COUNTING, ONE)
-    runs = {
-        "partnership": run_tournament([CAUTIOUS, COUNTING], out / "run" / "partnership", workers=workers, games=games,
-                                      duplicate=True),
-        "one cautious": run_tournament([one, COUNTING], out / "run" / "one", workers=workers, games=games,
-                                       duplicate=True),
-    }  # fmt: skip
-    who = {"partnership": CAUTIOUS, "one cautious": ONE}
-    figs = {k: entrant_figures(r) for k, r in runs.items()}
-    paired = {k: paired_figures(r, who[k]) for k, r in runs.items()}
-    frame = pd.concat([figures_frame(f, matchup=k) for k, f in figs.items()]
-                      + [figures_frame({who[k]: {f"paired_{n}": e for n, e in p.items()}}, matchup=k)
-                         for k, p in paired.items()], ignore_index=True)  # fmt: skip
+    shifted = shifted_bidder_runs(CAUTIOUS, ONE, "one cautious", out, games, workers, COUNTING)
+    runs, who, figs, paired, frame = shifted.runs, shifted.who, shifted.figs, shifted.paired, shifted.frame
     frame.to_csv(out / "cautious_bags.csv", index=False)
 
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.5), gridspec_kw={"width_ratios": [2, 1]})

@@ -119,6 +119,37 @@ def mixed_partnership(first: str, second: str, label: str) -> Player:
                   exchanger=b.exchanger)  # fmt: skip
 
 
+@dataclass
+class ShiftedRuns:
+    """A shifted bidder against counting+tips, as a whole partnership and as one seat beside a counting partner."""
+
+    runs: dict[str, TournamentResult]
+    who: dict[str, str]
+    """Per run, the entrant name of the shifted side."""
+    figs: dict[str, dict[str, dict[str, Estimate]]]
+    paired: dict[str, dict[str, Estimate]]
+    frame: pd.DataFrame
+
+
+def shifted_bidder_runs(player: str, one_label: str, one_key: str, out: Path, games: int, workers: int,
+                        counting: str = "counting+tips") -> ShiftedRuns:  # fmt: skip
+    """Duplicate tournaments of `player` (e.g. optimist+tips) against `counting`: key "partnership" has
+    both seats shifted; key `one_key` has only the first seat shifted (entrant `one_label`)."""
+    one = mixed_partnership(player, counting, one_label)
+    runs = {
+        "partnership": run_tournament([player, counting], out / "run" / "partnership", workers=workers, games=games,
+                                      duplicate=True),
+        one_key: run_tournament([one, counting], out / "run" / "one", workers=workers, games=games, duplicate=True),
+    }  # fmt: skip
+    who = {"partnership": player, one_key: one_label}
+    figs = {k: entrant_figures(r) for k, r in runs.items()}
+    paired = {k: paired_figures(r, who[k]) for k, r in runs.items()}
+    frame = pd.concat([figures_frame(f, matchup=k) for k, f in figs.items()]
+                      + [figures_frame({who[k]: {f"paired_{n}": e for n, e in p.items()}}, matchup=k)
+                         for k, p in paired.items()], ignore_index=True)  # fmt: skip
+    return ShiftedRuns(runs, who, figs, paired, frame)
+
+
 # ----------------------------------------------------------------------------------------------
 # Intervals
 

@@ -12,20 +12,15 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
-import pandas as pd
 from common import (
     RULES,
     Timer,
     cli,
     command,
-    entrant_figures,
-    figures_frame,
-    mixed_partnership,
     out_path,
-    paired_figures,
-    run_tournament,
     save_figure,
     scaled,
+    shifted_bidder_runs,
     write_readme,
 )
 
@@ -44,18 +39,8 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2):
     timer = Timer()
     out = out_path(NAME, out_dir)
     games = scaled(GAMES, scale)
-    one = mixed_partnership("optimist+tips", COUNTING, ONE)
-    runs = {
-        "partnership": run_tournament([OPTIMIST, COUNTING], out / "run" / "partnership", workers=workers, games=games,
-                                      duplicate=True),
-        "one optimist": run_tournament([one, COUNTING], out / "run" / "one", workers=workers, games=games,
-                                       duplicate=True),
-    }  # fmt: skip
-    figs = {k: entrant_figures(r) for k, r in runs.items()}
-    paired = {k: paired_figures(r, OPTIMIST if k == "partnership" else ONE) for k, r in runs.items()}
-    frame = pd.concat([figures_frame(f, matchup=k) for k, f in figs.items()]
-                      + [figures_frame({OPTIMIST if k == "partnership" else ONE: {f"paired_{n}": e for n, e in p.items()}},
-                                       matchup=k) for k, p in paired.items()], ignore_index=True)  # fmt: skip
+    shifted = shifted_bidder_runs(OPTIMIST, ONE, "one optimist", out, games, workers, COUNTING)
+    figs, paired, frame = shifted.figs, shifted.paired, shifted.frame
     frame.to_csv(out / "optimist_sets.csv", index=False)
 
     p_opt = figs["partnership"][OPTIMIST]
