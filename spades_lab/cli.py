@@ -13,6 +13,7 @@ import pandas as pd
 from spades_lab import __version__
 from spades_lab.engine import HandLog, PolicyError, simulate_games, simulate_hands
 from spades_lab.engine.records import RecordError, hand_records, write_records
+from spades_lab.engine.simulate import DEFAULT_BATCH
 from spades_lab.policies import PolicyNameError, describe, make_players
 from spades_lab.policies.decide import decide
 from spades_lab.rules import PRESETS, RulesError, load_rules
@@ -168,7 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--player", action="append", help="player name: once for all seats, twice (0+2, 1+3) or 4 times")
     sim.add_argument("--records", help="write every hand as JSON Lines (RECORDS.md) to this file")
     sim.add_argument("--hand-cap", type=int, help="stop games after this many hands as unfinished (overrides the rules)")
-    sim.add_argument("--batch-size", type=int, default=8192, help="tables per batch (results do not depend on it)")
+    sim.add_argument("--batch-size", type=int, default=DEFAULT_BATCH, help="tables per batch (results do not depend on it)")
     sim.set_defaults(func=_simulate)
 
     bench = sub.add_parser("bench", help="measure hands/s and peak memory of the named workloads")
@@ -205,7 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--workers", type=int, default=0, help="local worker processes (default: all cores)")
     tour.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://HOST:8786 (instead of local workers)")
     tour.add_argument("--chunk-games", type=int, default=DEFAULT_CHUNK_GAMES, help="game ids per chunk (the unit of resumption)")
-    tour.add_argument("--batch-size", type=int, default=8192, help="tables per batch (results do not depend on it)")
+    tour.add_argument("--batch-size", type=int, default=DEFAULT_BATCH, help="tables per batch (results do not depend on it)")
     tour.add_argument("--no-hands", action="store_true", help="no per-hand table: flat memory, disk grows with games only")
     tour.add_argument("--records", action="store_true", help="also write every hand to records.jsonl (RECORDS.md)")
     tour.add_argument("--fresh", action="store_true", help="delete this tool's files in --out first")
