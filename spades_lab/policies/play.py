@@ -32,7 +32,7 @@ from numba import njit
 
 from spades_lab.cards import Deck
 from spades_lab.engine import PlayView
-from spades_lab.engine.bits import ONE, ZERO, above
+from spades_lab.engine.bits import ONE, ZERO, above, highest, lowest, popcount
 from spades_lab.policies.registry import NoParams, register
 
 ME, PARTNER, LEFT, RIGHT = range(4)
@@ -76,43 +76,6 @@ assert len(SWITCHES) == 14 and len(NUMBERS) == 5, "keep the kernel's constants i
 
 
 # --- bits, suits and ranks (scalar, compiled) --------------------------------------------------
-# int64 versions of the bit helpers: inside numba, engine.bits.lowest unifies -1 with a uint64 and
-# returns float64, and popcount returns uint64, which would turn card ids into floats here.
-
-_M1, _M2, _M4, _H01 = (
-    np.uint64(m) for m in (0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F, 0x0101010101010101)
-)
-
-
-@njit(cache=True, inline="always")
-def popcount(x: np.uint64) -> int:
-    """Number of cards in a mask."""
-    x = x - ((x >> ONE) & _M1)
-    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
-    x = (x + (x >> np.uint64(4))) & _M4
-    return np.int64((x * _H01) >> np.uint64(56))
-
-
-@njit(cache=True, inline="always")
-def lowest(x: np.uint64) -> int:
-    """Id of the weakest card of a mask; -1 for an empty mask."""
-    if x == ZERO:
-        return -1
-    return popcount((x & (~x + ONE)) - ONE)
-
-
-@njit(cache=True, inline="always")
-def highest(x: np.uint64) -> int:
-    """Id of the strongest card of a mask; -1 for an empty mask (a binary search, not a 64-step loop)."""
-    if x == ZERO:
-        return -1
-    n = 0
-    for shift in (32, 16, 8, 4, 2, 1):
-        if x >> np.uint64(shift) != ZERO:
-            x >>= np.uint64(shift)
-            n += shift
-    return n
-
 
 @njit(cache=True, inline="always")
 def _on(switches: int, rule: int) -> bool:
