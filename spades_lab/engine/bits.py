@@ -2,7 +2,7 @@
 
 Every function here is a scalar `njit` helper: kernels loop over the tables of a batch and call
 them per table, so there is one definition of "the k-th card of a mask" for the engine and every
-policy. Vectorised wrappers at the bottom serve numpy code and tests.
+policy (numpy code uses `np.bitwise_count` directly).
 """
 
 from __future__ import annotations
@@ -61,19 +61,3 @@ def above(card: int) -> np.uint64:
 def below(card: int) -> np.uint64:
     """Mask of every id strictly below `card`."""
     return (ONE << np.uint64(card)) - ONE
-
-
-@njit(cache=True)
-def _map_nth(masks: np.ndarray, ks: np.ndarray) -> np.ndarray:
-    out = np.empty(masks.shape[0], dtype=np.int64)
-    for i in range(masks.shape[0]):
-        out[i] = nth(masks[i], ks[i])
-    return out
-
-
-def nth_batch(masks: np.ndarray, ks: np.ndarray) -> np.ndarray:
-    return _map_nth(np.ascontiguousarray(masks, dtype=np.uint64), np.ascontiguousarray(ks, dtype=np.int64))
-
-
-def popcount_batch(masks: np.ndarray) -> np.ndarray:
-    return np.bitwise_count(np.asarray(masks, dtype=np.uint64)).astype(np.int64)

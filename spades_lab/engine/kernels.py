@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from spades_lab.engine.bits import BIT, ONE, ZERO, popcount
+from spades_lab.engine.bits import BIT, ONE, ZERO, nth, popcount
 from spades_lab.engine.rng import draw, mix64, unit
 
 
@@ -145,11 +145,7 @@ def pick_nth_legal(legal: np.ndarray, u: np.ndarray) -> np.ndarray:
     """The floor(u * n)-th legal card (weakest first) of each table: a uniform choice for uniform u."""
     out = np.empty(legal.shape[0], dtype=np.int64)
     for t in range(legal.shape[0]):
-        x = legal[t]
-        k = int(u[t] * popcount(x))
-        for _ in range(k):
-            x &= x - ONE
-        out[t] = popcount((x & (~x + ONE)) - ONE)
+        out[t] = nth(legal[t], int(u[t] * popcount(legal[t])))
     return out
 
 

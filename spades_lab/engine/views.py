@@ -14,7 +14,6 @@ import numpy as np
 
 from spades_lab.cards import Deck
 from spades_lab.engine import rng
-from spades_lab.engine.bits import BIT
 from spades_lab.rules import Rules
 
 TEAM_OF_SEAT = np.array([0, 1, 0, 1])
@@ -319,7 +318,3 @@ def table_views(view: _View) -> list[TableView]:
             )
         )
     return out
-
-
-def card_mask(cards: np.ndarray) -> np.ndarray:
-    return BIT[np.asarray(cards, dtype=np.int64)]
