@@ -121,23 +121,31 @@ class _HandState:
         return row
 
 
-def _groups(policies: Sequence[Policy], actor: np.ndarray) -> list[tuple[Policy, np.ndarray | None]]:
-    """Tables grouped by the policy of their acting seat; one group of all tables when seats share one."""
-    distinct: list[Policy] = []
-    group_of_seat = np.empty(len(policies), dtype=np.int64)
-    for seat, policy in enumerate(policies):
-        known = next((g for g, p in enumerate(distinct) if p is policy), None)
-        if known is None:
-            distinct.append(policy)
-            known = len(distinct) - 1
-        group_of_seat[seat] = known
-    if len(distinct) == 1:
-        return [(distinct[0], None)]
-    group = group_of_seat[actor]
-    return [(policy, np.flatnonzero(group == g)) for g, policy in enumerate(distinct)]
+class _Seating:
+    """Which policy acts for each seat, grouped once per hand: seats sharing a policy object are asked together."""
+
+    def __init__(self, policies: Sequence[Policy]) -> None:
+        self.distinct: list[Policy] = []
+        group_of_seat = []
+        for policy in policies:
+            known = next((g for g, p in enumerate(self.distinct) if p is policy), None)
+            if known is None:
+                self.distinct.append(policy)
+                known = len(self.distinct) - 1
+            group_of_seat.append(known)
+        self.group_of_seat = np.array(group_of_seat, dtype=np.int64)
+
+    def groups(self, actor: np.ndarray) -> list[tuple[Policy, np.ndarray | None]]:
+        """(policy, table rows) per policy acting now; rows None when one policy acts at every table."""
+        if len(self.distinct) == 1:
+            return [(self.distinct[0], None)]
+        group = self.group_of_seat[actor]
+        if len(group) and (group == group[0]).all():
+            return [(self.distinct[int(group[0])], None)]
+        return [(policy, np.flatnonzero(group == g)) for g, policy in enumerate(self.distinct)]
 
 
-def _decide(policies, actor, state, view_cls, ask, decision, rows=None, dtype=np.int64) -> np.ndarray:
+def _decide(policies: _Seating, actor, state, view_cls, ask, decision, rows=None, dtype=np.int64) -> np.ndarray:
     """Ask each seat's policy for its tables; `rows` restricts the question to some tables."""
     if rows is not None:
         actions = np.zeros(len(actor), dtype=dtype)
@@ -148,9 +156,9 @@ def _decide(policies, actor, state, view_cls, ask, decision, rows=None, dtype=np
     return _decide_all(policies, actor, state, view_cls, ask, decision, None, dtype)
 
 
-def _decide_all(policies, actor, state, view_cls, ask, decision, base_rows, dtype) -> np.ndarray:
+def _decide_all(policies: _Seating, actor, state, view_cls, ask, decision, base_rows, dtype) -> np.ndarray:
     actions = np.empty(len(actor), dtype=dtype)
-    for policy, rows in _groups(policies, actor):
+    for policy, rows in policies.groups(actor):
         if rows is None:
             actions[:] = ask(policy, view_cls(state, base_rows, actor, decision))
         elif len(rows):
@@ -159,7 +167,7 @@ def _decide_all(policies, actor, state, view_cls, ask, decision, base_rows, dtyp
     return actions
 
 
-def _draft(state: _HandState, policies: Sequence[Policy]) -> None:
+def _draft(state: _HandState, policies: _Seating) -> None:
     """Duel: 26 turns alternating from the non-dealer; each keeps the top card or takes the next."""
     first = (state.dealer + 1) % 2
     for turn in range(26):
@@ -187,7 +195,7 @@ def _legal_bids(state: _HandState, actor: np.ndarray) -> np.ndarray:
     return legal
 
 
-def _bidding(state: _HandState, policies: Sequence[Policy]) -> None:
+def _bidding(state: _HandState, policies: _Seating) -> None:
     rules, n = state.rules, len(state.dealer)
     p = state.players
     first = state.dealer if rules.first_bidder == "dealer" else (state.dealer + 1) % p
@@ -211,7 +219,7 @@ def _bidding(state: _HandState, policies: Sequence[Policy]) -> None:
             state.bids[rows_all, actor] = np.where(blind, 0, bids)
 
 
-def _exchange(state: _HandState, policies: Sequence[Policy]) -> None:
+def _exchange(state: _HandState, policies: _Seating) -> None:
     """Blind nil exchange: the partner passes k cards, then the blind bidder passes k back."""
     k = state.rules.blind_nil_exchange
     if not (state.rules.blind_nil and k and state.blind.any()):
@@ -268,6 +276,7 @@ def play_hand(
     `deal` gives the [n, seats] hand masks instead of dealing (replays and positions).
     """
     deck = deck or deck_for(rules.deck)
+    policies = _Seating(policies)
     state = _HandState(rules, deck, game_id, hand_number, hand_keys, dealer, scores, bags, deal)
     p = state.players
     if p == 2 and deal is None:
