@@ -16,7 +16,7 @@ from spades_lab.cards import Deck, deck_for
 from spades_lab.engine import kernels
 from spades_lab.engine.bits import BIT
 from spades_lab.engine.records import RecordError
-from spades_lab.engine.simulate import FIRST_TRICK_MODES, _first_leader, _HandState, _legal_bids
+from spades_lab.engine.simulate import _first_leader, _HandState, _legal_bids
 from spades_lab.engine.views import BidView, PlayView
 from spades_lab.rules import Rules, load_rules
 
@@ -82,34 +82,19 @@ def position_view(position: dict[str, Any], rules: Rules | str | dict | None = N
         state.legal_bids = _legal_bids(state, actor)
         return _expect(position, BidView(state, None, actor, len(made)))
     _first_leader(state)
-    first_mode = FIRST_TRICK_MODES[rules.first_lead]
-    two_of_clubs = deck.index.get("2C", 0)
     for step, (seat, card) in enumerate(plays):
-        position_in_trick = step % seats
-        actor = (state.leader + position_in_trick) % seats
+        actor = state.prepare_play(step)
         if int(actor[0]) != int(seat):
             raise RecordError(f"play {step} ({card}) is by seat {seat}, but seat {int(actor[0])} is to play")
-        legal = kernels.legal_plays(
-            state.hands, actor, position_in_trick == 0, state.led_suit, state.broken, deck.suit_masks,
-            first_mode if step < seats else 0, two_of_clubs,
-        )  # fmt: skip
         cid = np.array([deck.card_id(card)])
-        if not kernels.is_legal_card(legal, cid)[0]:
-            raise RecordError(f"play {step}: {card} by seat {seat} is not legal; legal: {' '.join(deck.labels(int(legal[0])))}")
-        kernels.apply_play(
-            cid, actor, position_in_trick == 0, position_in_trick == seats - 1, step,
-            state.hands, state.played, state.plays, state.play_seats, state.trick_cards, state.led_suit,
-            state.win_card, state.win_seat, state.broken, state.tricks_won, state.leader, deck.suit_of,
-        )  # fmt: skip
+        if not kernels.is_legal_card(state.legal, cid)[0]:
+            legal = " ".join(deck.labels(int(state.legal[0])))
+            raise RecordError(f"play {step}: {card} by seat {seat} is not legal; legal: {legal}")
+        state.apply_play(step, actor, cid)
     if len(plays) >= 13 * seats:
         raise RecordError("the hand is over: no seat is to act")
     step = len(plays)
-    actor = (state.leader + step % seats) % seats
-    state.legal = kernels.legal_plays(
-        state.hands, actor, step % seats == 0, state.led_suit, state.broken, deck.suit_masks,
-        first_mode if step < seats else 0, two_of_clubs,
-    )  # fmt: skip
-    return _expect(position, PlayView(state, None, actor, 4 + step))
+    return _expect(position, PlayView(state, None, state.prepare_play(step), 4 + step))
 
 
 def _expect(position: dict[str, Any], view):

@@ -114,6 +114,25 @@ class _HandState:
         self.leader = (dealer + 1) % p
         self.legal = np.zeros(n, dtype=np.uint64)
 
+    def prepare_play(self, step: int) -> np.ndarray:
+        """The seat to play `step` (0..13*seats-1) at each table; sets `legal` to its legal cards."""
+        p = self.players
+        position = step % p
+        actor = (self.leader + position) % p
+        self.legal = kernels.legal_plays(
+            self.hands, actor, position == 0, self.led_suit, self.broken, self.deck.suit_masks,
+            FIRST_TRICK_MODES[self.rules.first_lead] if step < p else 0, self.deck.index.get("2C", 0),
+        )  # fmt: skip
+        return actor
+
+    def apply_play(self, step: int, actor: np.ndarray, cards: np.ndarray) -> None:
+        p = self.players
+        kernels.apply_play(
+            cards, actor, step % p == 0, step % p == p - 1, step,
+            self.hands, self.played, self.plays, self.play_seats, self.trick_cards, self.led_suit,
+            self.win_card, self.win_seat, self.broken, self.tricks_won, self.leader, self.deck.suit_of,
+        )  # fmt: skip
+
     def base_bids(self) -> np.ndarray:
         row = np.zeros(14, dtype=bool)
         row[0] = True
@@ -286,22 +305,9 @@ def play_hand(
     _exchange(state, policies)
     held = state.hands.copy()
     _first_leader(state)
-    suit_masks = deck.suit_masks
-    first_mode = FIRST_TRICK_MODES[rules.first_lead]
-    two_of_clubs = deck.index.get("2C", 0)
     for step in range(13 * p):
-        position = step % p
-        actor = (state.leader + position) % p
-        state.legal = kernels.legal_plays(
-            state.hands, actor, position == 0, state.led_suit, state.broken, suit_masks,
-            first_mode if step < p else 0, two_of_clubs,
-        )  # fmt: skip
-        cards = _decide(policies, actor, state, PlayView, ask_plays, 4 + step)
-        kernels.apply_play(
-            cards, actor, position == 0, position == p - 1, step,
-            state.hands, state.played, state.plays, state.play_seats, state.trick_cards, state.led_suit,
-            state.win_card, state.win_seat, state.broken, state.tricks_won, state.leader, deck.suit_of,
-        )  # fmt: skip
+        actor = state.prepare_play(step)
+        state.apply_play(step, actor, _decide(policies, actor, state, PlayView, ask_plays, 4 + step))
     result = score_hands(rules, state.bids, state.tricks_won, bags, state.blind)
     after = scores + result.points
     over, winner, unfinished = game_end(rules, after, hand_number + 1)
