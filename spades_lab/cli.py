@@ -26,7 +26,7 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.hand_cap is not None:
         rules = rules.replace(hand_cap=args.hand_cap)
     players = make_players(args.player or ["random"], seats=rules.players)
-    stats = HandStats()
+    stats = HandStats(rules)
     keep: list[HandLog] = []
     start = time.perf_counter()
     if args.hands is not None:

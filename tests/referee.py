@@ -218,6 +218,8 @@ def score_hand(
       non-nil bidders (a nil bidder's tricks never help the partner), unless
       nil_tricks_to_partner: then every trick of the side counts toward the contract
       and a failed nil's tricks are not also nil bags;
+    - a side where every bidder bid nil has no contract: nothing made or set, no overtricks,
+      and its tricks follow nil_tricks_as_bags even with nil_tricks_to_partner;
     - made: +trick_value * contract (big_contract_value instead when big_contract is set
       and the contract is at least big_contract) + bag_value per overtrick, overtricks are bags;
       set: minus that value, nothing for the tricks;
@@ -254,7 +256,9 @@ def score_hand(
         value = rules["trick_value"] * contract
         if rules["big_contract"] is not None and contract >= rules["big_contract"]:
             value = rules["big_contract_value"]
-        if contract_tricks >= contract:
+        if contract == 0:
+            pass  # both bid nil: no contract to make or miss, and no partner contract to take the tricks
+        elif contract_tricks >= contract:
             overtricks = contract_tricks - contract
             score += value + rules["bag_value"] * overtricks
             new_bags += overtricks
@@ -266,7 +270,7 @@ def score_hand(
                 continue
             worth = rules["blind_nil_value"] if blind[s] else rules["nil_value"]
             score += worth if tricks[s] == 0 else -worth
-            if rules["nil_tricks_as_bags"] and not rules["nil_tricks_to_partner"]:
+            if rules["nil_tricks_as_bags"] and (contract == 0 or not rules["nil_tricks_to_partner"]):
                 score += rules["bag_value"] * tricks[s]
                 new_bags += tricks[s]
 

@@ -98,9 +98,9 @@ def test_example_5_both_partners_nil() -> None:
     # Default rules: "every trick the team wins is a bag" worth a point, on top of the nil results.
     assert team0([0, 6, 0, 7], [0, 6, 2, 5]) == (0 + 2, 2)
     assert team0([0, 6, 0, 7], [1, 6, 2, 4]) == (-200 + 3, 3)
-    # The double-nil team's contract is 0 and "made"; no overtrick comes from it.
+    # The double-nil team has no contract: neither made nor set, and no overtrick comes from it.
     _, _, result = score([0, 6, 0, 7], [1, 6, 2, 4])
-    assert result.contract[0, 0] == 0 and result.made[0, 0]
+    assert result.contract[0, 0] == 0 and not result.made[0, 0] and not result.set[0, 0]
 
 
 def test_example_6_failed_nil_tricks_are_bags() -> None:
@@ -294,3 +294,24 @@ def test_hand_cap_counts_hands_played(cap: int) -> None:
     hands_played = np.arange(1, 30)
     _, _, unfinished = end([[0, 0]] * len(hands_played), hands_played, hand_cap=cap)
     assert [h for h, u in zip(hands_played.tolist(), unfinished) if u] == list(range(cap, 30))
+
+
+def test_double_nil_with_nil_tricks_to_partner_scores_two_failed_nils() -> None:
+    """Worked example (issue 9): failed-nil tricks to partner, nil tricks not bags, both partners nil.
+
+    Bids [4, 0, 1, 0], tricks [4, 4, 1, 4]. Side 1+3 bid two nils and both failed: -100 - 100 = -200.
+    It has no contract, so its 8 tricks are not overtricks: no bag points, no bags (a contract of 0
+    counted as made would give -192 and 8 bags). Side 0+2 bid 5 and took 5: +50, no bags.
+    """
+    rules = {"nil_tricks_to_partner": True, "nil_tricks_as_bags": False}
+    points, bags, result = score([4, 0, 1, 0], [4, 4, 1, 4], **rules)
+    assert points == [50, -200]
+    assert bags == [0, 0]
+    assert result.contract[0].tolist() == [5, 0]
+    assert result.made[0].tolist() == [True, False] and result.set[0].tolist() == [False, False]
+    assert referee_score(rules, [4, 0, 1, 0], [4, 4, 1, 4], [0, 0]) == ([50, -200], [0, 0])
+    # With nil tricks as bags, a double-nil side's tricks are bags as in default rules ("every trick the
+    # team wins is a bag"): there is no partner contract for them to go toward.
+    points, bags, _ = score([4, 0, 1, 0], [4, 4, 1, 4], nil_tricks_to_partner=True)
+    assert points == [50, -200 + 8] and bags == [0, 8]
+    assert referee_score({"nil_tricks_to_partner": True}, [4, 0, 1, 0], [4, 4, 1, 4], [0, 0]) == ([50, -192], [0, 8])

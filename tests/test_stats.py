@@ -61,7 +61,7 @@ def test_mean_interval_matches_the_sample() -> None:
 def test_game_tally_adds_up_to_hand_stats(batch_size: int) -> None:
     rules = Rules(target=200, mercy=True, mercy_threshold=-200, hand_cap=10)
     players = make_players(["random", "random(blind_rate=0.0)+random"])
-    stats, tally = HandStats(), GameTally(rules, 0, 80)
+    stats, tally = HandStats(rules), GameTally(rules, 0, 80)
     for log in simulate_games(rules, players, 80, seed=11, batch_size=batch_size):
         stats.add(log)
         tally.add(log)
@@ -83,5 +83,28 @@ def test_game_tally_adds_up_to_hand_stats(batch_size: int) -> None:
     totals.add_games(games)
     summary = summary_table(totals.frame(["a", "b"]), ["a", "b"]).set_index("entrant")
     assert summary.loc["a", "set_rate"] == pytest.approx(stats.sets[0] / stats.hands)
+    # One meaning per name: simulate's rows and the tournament summary agree on set_rate.
+    assert stats.rows()[0]["set_rate"] == pytest.approx(summary.loc["a", "set_rate"])
+    assert stats.rows()[1]["set_rate_per_contract"] == pytest.approx(summary.loc["b", "set_rate_per_contract"])
     assert summary.loc["b", "bags_per_hand"] == pytest.approx(stats.bags[1] / stats.hands)
     assert summary.loc["a", "win_rate"] == pytest.approx(stats.wins[0] / stats.games_over)
+
+
+def test_hand_stats_counts_sets_as_the_rules_score_them() -> None:
+    """With failed-nil tricks going to the partner, a side is set only when all its tricks fall short.
+
+    Counted here by hand from the bids and tricks, independently of the engine's scoring.
+    """
+    rules = Rules(nil_tricks_to_partner=True, nil_tricks_as_bags=False, hand_cap=20)
+    players = make_players(["random"])
+    stats = HandStats(rules)
+    sets = np.zeros(2, dtype=np.int64)
+    for log in simulate_games(rules, players, 40, seed=5):
+        stats.add(log)
+        for bids, tricks in zip(log.bids.tolist(), log.tricks.tolist()):
+            for side, seats in enumerate(((0, 2), (1, 3))):
+                contract = sum(bids[s] for s in seats)
+                sets[side] += contract > 0 and sum(tricks[s] for s in seats) < contract
+    np.testing.assert_array_equal(stats.sets, sets)
+    # Ignoring the variant (a nil bidder's tricks never helping) would count more sets here.
+    assert stats.nil_bids.sum() > 0

@@ -32,10 +32,19 @@ class HandScore:
     penalties: np.ndarray
     """How many bag penalties this hand triggered."""
     contract: np.ndarray
+    """The side's non-nil bids added up; 0 when every bidder of the side bid nil (no contract)."""
     made: np.ndarray
-    """Contract made; a side with no non-nil bidder has contract 0 and always makes it."""
+    """Contract made. A side with no contract (contract 0) has nothing to make: neither made nor set."""
     nil_made: np.ndarray
     """[n, seats] True where a nil bidder took no trick (False for non-nil bidders)."""
+    contract_tricks: np.ndarray
+    """Tricks that count toward the contract (with `nil_tricks_to_partner`, the nil bidders' too)."""
+    set: np.ndarray
+    """Had a contract and missed it. `stats`, `plots` and `experiments` read sets here, nowhere else."""
+
+    @property
+    def has_contract(self) -> np.ndarray:
+        return self.contract > 0
 
 
 def score_hands(
@@ -50,17 +59,21 @@ def score_hands(
     side_tricks = tricks[:, seats]
     contract = np.where(side_nil, 0, bids[:, seats]).sum(axis=2)
     nil_tricks = np.where(side_nil, side_tricks, 0).sum(axis=2)
+    has_contract = contract > 0
     if rules.nil_tricks_to_partner:
-        contract_tricks = side_tricks.sum(axis=2)
-        nil_tricks = np.zeros_like(nil_tricks)
+        # A failed nil's tricks go toward the partner's contract instead of being bags; a side where
+        # both partners bid nil has no contract to take them, so the ordinary nil-trick rule applies.
+        contract_tricks = np.where(has_contract, side_tricks.sum(axis=2), 0)
+        nil_tricks = np.where(has_contract, 0, nil_tricks)
     else:
         contract_tricks = np.where(side_nil, 0, side_tricks).sum(axis=2)
-    made = contract_tricks >= contract
+    # Contract 0 is not "made": were it, every trick of a double-nil side would become an overtrick.
+    made = has_contract & (contract_tricks >= contract)
     overtricks = np.where(made, contract_tricks - contract, 0)
     value = rules.trick_value * contract
     if rules.big_contract is not None:
         value = np.where(contract >= rules.big_contract, rules.big_contract_value, value)
-    points = np.where(made, value, -value) + rules.bag_value * overtricks
+    points = np.where(has_contract, np.where(made, value, -value), 0) + rules.bag_value * overtricks
     nil_made = nil & (tricks == 0)
     worth = np.full(bids.shape, rules.nil_value, dtype=np.int64)
     if blind is not None:
@@ -77,7 +90,9 @@ def score_hands(
         penalties = bags // rules.bag_threshold
         points -= penalties * rules.bag_penalty
         bags -= penalties * rules.bag_threshold
-    return HandScore(points, bags, new_bags, penalties, contract, made, nil_made)
+    return HandScore(
+        points, bags, new_bags, penalties, contract, made, nil_made, contract_tricks, has_contract & ~made
+    )
 
 
 def game_end(rules: Rules, scores: np.ndarray, hands_played: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

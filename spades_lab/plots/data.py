@@ -132,16 +132,11 @@ def side_hands(result: TournamentResult) -> pd.DataFrame:
     seats = side_seats(players)
     nil = bids[:, seats] == 0
     side_tricks = tricks[:, seats]
-    if rules.nil_tricks_to_partner:
-        contract_tricks = side_tricks.sum(axis=2)
-    else:
-        contract_tricks = np.where(nil, 0, side_tricks).sum(axis=2)
-    has_contract = scored.contract > 0
     per_side = {
         "contract": scored.contract,
-        "contract_tricks": contract_tricks,
-        "has_contract": has_contract,
-        "set": has_contract & ~scored.made,
+        "contract_tricks": scored.contract_tricks,
+        "has_contract": scored.has_contract,
+        "set": scored.set,
         "nil_bids": nil.sum(axis=2),
         "nils_made": (nil & (side_tricks == 0)).sum(axis=2),
     }

@@ -7,13 +7,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from spades_lab.engine import HandLog
-from spades_lab.engine.scoring import side_seats
+from spades_lab.rules import Rules
+from spades_lab.stats.tally import side_measures
 
 
 @dataclass
 class HandStats:
     """Running totals per side (index 0: seats 0+2, 1: seats 1+3; in Duel, each player)."""
 
+    rules: Rules = field(default_factory=Rules)
+    """The rules the hands were played under: sets and contracts are scored by them."""
     hands: int = 0
     players: int = 4
     games_over: int = 0
@@ -37,17 +40,13 @@ class HandStats:
         self.games_unfinished += int(log.unfinished.sum())
         self.wins += np.bincount(log.winner[over], minlength=2)[:2]
         self.points += log.hand_score.sum(axis=0)
-        seats = side_seats(log.bids.shape[1])
         self.players = log.bids.shape[1]
-        bids = log.bids[:, seats]
-        tricks = log.tricks[:, seats]
-        nil = bids == 0
-        contract = np.where(nil, 0, bids).sum(axis=2)
-        has_contract = contract > 0
-        self.contracts += has_contract.sum(axis=0)
-        self.sets += (has_contract & (np.where(nil, 0, tricks).sum(axis=2) < contract)).sum(axis=0)
-        self.nil_bids += nil.sum(axis=(0, 2))
-        self.nils_made += (nil & (tricks == 0)).sum(axis=(0, 2))
+        # Sets, contracts and nils as the engine scored them (one outcome model, shared with tournaments).
+        measures = side_measures(log, self.rules)
+        self.contracts += measures["contracts"].sum(axis=0)
+        self.sets += measures["sets"].sum(axis=0)
+        self.nil_bids += measures["nil_bids"].sum(axis=0)
+        self.nils_made += measures["nils_made"].sum(axis=0)
         self.bags += log.bags_won.sum(axis=0)
         self.bag_penalties += log.bag_penalties.sum(axis=0)
         self.bid_total += np.bincount(log.bids.sum(axis=1), minlength=len(self.bid_total))[: len(self.bid_total)]
@@ -64,7 +63,8 @@ class HandStats:
                     "games_won": int(self.wins[team]),
                     "win_rate": self.wins[team] / self.games_over if self.games_over else float("nan"),
                     "points_per_hand": self.points[team] / max(self.hands, 1),
-                    "set_rate": self.sets[team] / max(self.contracts[team], 1),
+                    "set_rate": self.sets[team] / max(self.hands, 1),
+                    "set_rate_per_contract": self.sets[team] / self.contracts[team] if self.contracts[team] else float("nan"),
                     "nil_bids_per_hand": self.nil_bids[team] / max(self.hands, 1),
                     "nil_success": self.nils_made[team] / self.nil_bids[team] if self.nil_bids[team] else float("nan"),
                     "bags_per_hand": self.bags[team] / max(self.hands, 1),

@@ -92,6 +92,7 @@ def rates(totals: pd.DataFrame) -> pd.DataFrame:
     out["points_per_hand"] = _ratio(t["points"], t["hands"])
     out["sets"] = t["sets"]
     out["set_rate"] = _ratio(t["sets"], t["hands"])
+    out["set_rate_per_contract"] = _ratio(t["sets"], t["contracts"])
     out["nil_bids"] = t["nil_bids"]
     out["nil_bids_per_hand"] = _ratio(t["nil_bids"], t["hands"])
     out["nil_success"] = _ratio(t["nils_made"], t["nil_bids"])

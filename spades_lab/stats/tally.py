@@ -41,17 +41,12 @@ def side_measures(log: HandLog, rules: Rules) -> dict[str, np.ndarray]:
     tricks = log.tricks[:, seats].astype(np.int64)
     nil = bids == 0
     blind = log.blind[:, seats]
-    contract = result.contract
-    if rules.nil_tricks_to_partner:
-        contract_tricks = tricks.sum(axis=2)
-    else:
-        contract_tricks = np.where(nil, 0, tricks).sum(axis=2)
-    has_contract = contract > 0
+    contract, contract_tricks, has_contract = result.contract, result.contract_tricks, result.has_contract
     bid_err = np.where(nil, 0, bids - tricks)
     team_err = np.where(has_contract, contract - contract_tricks, 0)
     table_total = log.bids.sum(axis=1).astype(np.int64)
     measures = {
-        "sets": has_contract & ~result.made,
+        "sets": result.set,
         "contracts": has_contract,
         "nil_bids": nil.sum(axis=2),
         "nils_made": (nil & (tricks == 0)).sum(axis=2),
