@@ -6,14 +6,16 @@ import argparse
 import json
 import sys
 import time
+import warnings
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 from spades_lab import __version__
 from spades_lab.engine import HandLog, PolicyError, simulate_games, simulate_hands
 from spades_lab.engine.records import RecordError, hand_records, write_records
-from spades_lab.engine.simulate import DEFAULT_BATCH
+from spades_lab.engine.simulate import DEFAULT_BATCH, MAX_HANDS
 from spades_lab.policies import PolicyNameError, describe, make_players
 from spades_lab.policies.decide import decide
 from spades_lab.rules import PRESETS, RulesError, load_rules
@@ -32,7 +34,7 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.hands is not None:
         logs = simulate_hands(rules, players, args.hands, args.seed, batch_size=args.batch_size)
     else:
-        logs = simulate_games(rules, players, args.games, args.seed, batch_size=args.batch_size)
+        logs = simulate_games(rules, players, args.games, args.seed, batch_size=args.batch_size, max_hands=args.max_hands)
     for log in logs:
         stats.add(log)
         if args.records:
@@ -44,7 +46,7 @@ def _simulate(args: argparse.Namespace) -> int:
     print(f"players by seat: {', '.join(p.name for p in players)}; rules: {rules.preset_name() or 'custom'}")
     print(f"{stats.hands} hands in {elapsed:.2f} s ({stats.hands / elapsed:,.0f} hands/s)", end="")
     if args.games is not None:
-        print(f"; {stats.games_over} games finished, {stats.games_unfinished} stopped unfinished at the hand cap")
+        print(f"; {stats.games_over} games finished, {stats.games_unfinished} stopped unfinished (hand cap or max hands)")
     else:
         print()
     table = pd.DataFrame(stats.rows()).set_index("seats").drop(columns=["partnership", "hands"])
@@ -107,7 +109,7 @@ def _tournament(args: argparse.Namespace) -> int:
             args.entrant, rules, games=args.games, hands=args.hands, seed=args.seed, duplicate=args.duplicate,
             workers=args.workers or os.cpu_count() or 1, out=args.out, chunk_games=args.chunk_games,
             store_hands=not args.no_hands, records=args.records, scheduler=args.scheduler, progress=not args.quiet,
-            fresh=args.fresh, batch_size=args.batch_size,
+            fresh=args.fresh, batch_size=args.batch_size, max_hands=args.max_hands,
         )  # fmt: skip
     except TournamentError as exc:
         print(f"spades-lab: error: {exc}", file=sys.stderr)
@@ -155,6 +157,22 @@ def _plot(args: argparse.Namespace) -> int:
     return 0
 
 
+MAX_HANDS_HELP = (f"safety net, not a rule: stop a game still going after this many hands as unfinished"
+                  f" (default {MAX_HANDS}; 'none': no limit)")  # fmt: skip
+
+
+def _max_hands(text: str) -> int | None:
+    if text.lower() == "none":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of hands (at least 1, or 'none')") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is impossible; allowed: at least 1 hand, or 'none'")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="spades-lab", description="Simulate Spades and measure strategies.")
     parser.add_argument("--version", action="version", version=f"spades-lab {__version__}")
@@ -170,6 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--records", help="write every hand as JSON Lines (RECORDS.md) to this file")
     sim.add_argument("--hand-cap", type=int, help="stop games after this many hands as unfinished (overrides the rules)")
     sim.add_argument("--batch-size", type=int, default=DEFAULT_BATCH, help="tables per batch (results do not depend on it)")
+    sim.add_argument("--max-hands", type=_max_hands, default=MAX_HANDS, help=MAX_HANDS_HELP)
     sim.set_defaults(func=_simulate)
 
     bench = sub.add_parser("bench", help="measure hands/s and peak memory of the named workloads")
@@ -207,6 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://HOST:8786 (instead of local workers)")
     tour.add_argument("--chunk-games", type=int, default=DEFAULT_CHUNK_GAMES, help="game ids per chunk (the unit of resumption)")
     tour.add_argument("--batch-size", type=int, default=DEFAULT_BATCH, help="tables per batch (results do not depend on it)")
+    tour.add_argument("--max-hands", type=_max_hands, default=MAX_HANDS, help=MAX_HANDS_HELP)
     tour.add_argument("--no-hands", action="store_true", help="no per-hand table: flat memory, disk grows with games only")
     tour.add_argument("--records", action="store_true", help="also write every hand to records.jsonl (RECORDS.md)")
     tour.add_argument("--fresh", action="store_true", help="delete this tool's files in --out first")
@@ -227,8 +247,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _show_warning(message: Warning | str, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+    """A warning is one line on stderr, without the source line Python would add."""
+    print(f"spades-lab: warning: {message}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning
+        return _run_command(args)
+
+
+def _run_command(args: argparse.Namespace) -> int:
     try:
         return args.func(args)
     except (RulesError, PolicyNameError, PolicyError, RecordError, ValueError, FileNotFoundError) as exc:

@@ -9,6 +9,7 @@ every game's randomness comes from its own id, so results never depend on the ba
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
 
@@ -22,6 +23,12 @@ from spades_lab.engine.views import BidView, BlindView, DraftView, ExchangeView,
 from spades_lab.rules import Rules
 
 DEFAULT_BATCH = 8192
+MAX_HANDS = 1000
+"""Run-level safety net, not a rule: a game still going after this many hands stops unfinished."""
+
+
+class MaxHandsWarning(RuntimeWarning):
+    """Some games hit `max_hands` and stopped unfinished (never a win)."""
 
 
 @dataclass
@@ -354,9 +361,18 @@ def simulate_hands(
 
 
 def simulate_games(
-    rules: Rules, policies: Sequence[Policy], n_games: int, seed: int, batch_size: int = DEFAULT_BATCH, start: int = 0
+    rules: Rules, policies: Sequence[Policy], n_games: int, seed: int, batch_size: int = DEFAULT_BATCH, start: int = 0,
+    max_hands: int | None = MAX_HANDS,
 ) -> Iterator[HandLog]:
-    """Complete games start..start+n_games-1; yields each hand batch as it is played (rows in any order)."""
+    """Complete games start..start+n_games-1; yields each hand batch as it is played (rows in any order).
+
+    `max_hands` keeps a run finite whatever the rules and players (random play rarely reaches 500):
+    a game still going after that many hands stops as unfinished, never a win, like `hand_cap` but
+    outside the rules. One `MaxHandsWarning` at the end says how many games it stopped; None: no limit.
+    """
+    if max_hands is not None and (isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 1):
+        raise ValueError(f"max_hands = {max_hands!r} is impossible; allowed: None or at least 1 hand")
+    stopped = 0
     policies = _check_players(rules, policies)
     root = rng.seed_key(seed)
     seats = rules.players
@@ -370,6 +386,10 @@ def simulate_games(
     bags = np.zeros_like(scores)
     while len(game):
         log = play_hand(rules, policies, game, hand, rng.derive(game_keys, hand), dealer, scores, bags)
+        if max_hands is not None:
+            hit = ~log.game_over & ~log.unfinished & (log.hand + 1 >= max_hands)
+            log.unfinished = log.unfinished | hit
+            stopped += int(hit.sum())
         yield log
         done = log.game_over | log.unfinished
         keep = ~done
@@ -385,3 +405,8 @@ def simulate_games(
             dealer = np.concatenate([dealer, rng.below(fresh_keys, rng.STREAM_DEALER, seats)])
             scores = np.concatenate([scores, np.zeros((len(fresh), 2), dtype=np.int64)])
             bags = np.concatenate([bags, np.zeros((len(fresh), 2), dtype=np.int64)])
+    if stopped:
+        warnings.warn(
+            f"{stopped} of {n_games} games reached max_hands = {max_hands} hands and stopped unfinished (no winner)",
+            MaxHandsWarning, stacklevel=2,
+        )  # fmt: skip

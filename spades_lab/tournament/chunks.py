@@ -10,13 +10,14 @@ from __future__ import annotations
 import json
 import time
 import traceback
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from spades_lab import __version__
-from spades_lab.engine import HandLog, PolicyError, simulate_games, simulate_hands
+from spades_lab.engine import MAX_HANDS, HandLog, MaxHandsWarning, PolicyError, simulate_games, simulate_hands
 from spades_lab.engine.records import hand_records
 from spades_lab.policies import Player, make_player
 from spades_lab.rules import Rules
@@ -47,6 +48,8 @@ class ChunkTask:
     write_to: str | None = None
     """Output directory the worker writes the chunk to itself (a local pool shares the disk), sparing
     the parent the transfer and the writing; None returns the tables instead (Dask workers)."""
+    max_hands: int | None = MAX_HANDS
+    """Run-level safety net of complete games (see `simulate_games`); the parent warns once for the run."""
 
     def describe(self) -> str:
         c = self.chunk
@@ -131,15 +134,20 @@ def _play(task: ChunkTask) -> ChunkResult:
     c = task.chunk
     players = seat_players(task)
     batch = max(1, min(task.batch_size, c.games))
-    play = simulate_hands if task.single_hands else simulate_games
+    if task.single_hands:
+        logs = simulate_hands(task.rules, players, c.games, task.seed, batch, c.lo)
+    else:
+        logs = simulate_games(task.rules, players, c.games, task.seed, batch, c.lo, max_hands=task.max_hands)
     tally = GameTally(task.rules, c.lo, c.hi, single_hands=task.single_hands)
     kept: list[HandLog] = []
     n_hands = 0
-    for log in play(task.rules, players, c.games, task.seed, batch, c.lo):
-        tally.add(log)
-        n_hands += len(log)
-        if task.store_hands or task.records:
-            kept.append(log)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MaxHandsWarning)  # one warning for the whole run, from the parent
+        for log in logs:
+            tally.add(log)
+            n_hands += len(log)
+            if task.store_hands or task.records:
+                kept.append(log)
     games = tally.frame((task.names[c.side0], task.names[c.side1]), list(task.names))
     games.insert(0, "seating", np.int64(c.seating))
     games.insert(0, "pairing", np.int64(c.pairing))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pickle
 import tempfile
 import time
+import warnings
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -20,7 +21,7 @@ from typing import Any
 from tqdm import tqdm
 
 from spades_lab import __version__
-from spades_lab.engine.simulate import DEFAULT_BATCH
+from spades_lab.engine.simulate import DEFAULT_BATCH, MAX_HANDS, MaxHandsWarning
 from spades_lab.policies import Player, make_player
 from spades_lab.rules import Rules, load_rules
 from spades_lab.tournament.chunks import ChunkTask, EntrantSpec
@@ -112,6 +113,7 @@ def tournament(
     progress: bool = False,
     fresh: bool = False,
     batch_size: int = DEFAULT_BATCH,
+    max_hands: int | None = MAX_HANDS,
 ) -> TournamentResult:
     """Play every pair of entrants against each other and return the tidy tables.
 
@@ -125,6 +127,8 @@ def tournament(
     - `store_hands`: keep the per-hand table (off for huge runs: memory and disk then depend on
       games, not hands); `records`: also write RECORDS.md lines to records.jsonl.
     - `chunk_games`: game ids per chunk, the unit of resumption and of work handed to a worker.
+    - `max_hands`: a complete game still going after this many hands stops unfinished (a safety
+      net outside the rules, so that no run goes on for ever); one `MaxHandsWarning` gives the count.
     Results depend on entrants, rules, seed, counts, duplicate and chunk layout only.
     """
     if (games is None) == (hands is None):
@@ -139,6 +143,7 @@ def tournament(
         "entrants": names, "rules": rules.to_dict(), "seed": int(seed), "unit": "games" if games is not None else "hands",
         "count": count, "duplicate": bool(duplicate), "chunk_games": int(chunk_games),
         "store_hands": bool(store_hands), "records": bool(records), "version": __version__,
+        "max_hands": max_hands,
     }  # fmt: skip
     keep = None
     if out is None:
@@ -153,7 +158,7 @@ def tournament(
     template = ChunkTask(
         missing[0] if missing else chunks[0], rules, tuple(entrants), tuple(names), int(seed),
         single_hands=hands is not None, batch_size=batch_size, store_hands=store_hands, records=records,
-        version=__version__, write_to=None if scheduler is not None else str(store.root),
+        version=__version__, write_to=None if scheduler is not None else str(store.root), max_hands=max_hands,
     )  # fmt: skip
     tasks = (replace(template, chunk=c) for c in missing)
     played, seconds = _play(store, tasks, chunks, missing, workers, scheduler, progress)
@@ -171,6 +176,12 @@ def tournament(
         store.tidy()
     else:
         manifest = stored
+    cap_first = rules.hand_cap is None or (max_hands is not None and max_hands < rules.hand_cap)
+    stopped = int(tables.summary["unfinished"].sum()) // 2 if games is not None and max_hands is not None else 0
+    if cap_first and stopped:
+        # Every unfinished game stopped at max_hands: the rules' own hand cap, if any, lies beyond it.
+        warnings.warn(f"{stopped} games reached max_hands = {max_hands} hands and stopped unfinished (no winner)",
+                      MaxHandsWarning, stacklevel=2)  # fmt: skip
     return TournamentResult(
         Path(out), manifest, tables.summary, tables.matchups, tables.bid_totals, tables.games, tables.hands,
         hands_played=played, seconds=seconds, chunks_run=len(missing), _keep=keep,
