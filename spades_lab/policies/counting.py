@@ -8,8 +8,11 @@ add the terms in the same order, so they agree exactly (a property test checks i
 Cards are found by label through the deck (`deck.index`, `deck.suit_masks`) rather than
 by id arithmetic, so a variant deck only changes which block a card sits in: the side
 suits are blocks 0-2 and the trump block is `TRUMP`. Honours are the printed A/K/Q of a
-suit; in the jokers-and-deuces deck the jokers and promoted deuces count as spade length
-only, a reading the sheet does not settle.
+suit. The sheet's spade honours are read by place in the trump order (`deck_aware`, on by
+default): in the jokers-and-deuces deck BJ, LJ and the promoted deuce are the sure tricks the
+sheet's AS, KS and QS are, and with 16 trumps the spade-count thresholds rise by one (a hand then
+holds four trumps on average). Without it four counting bidders bid 15.3 tricks a hand in the
+jokers deck and are set so often that games do not reach the target.
 """
 
 from __future__ import annotations
@@ -51,6 +54,10 @@ class CountParams:
     void_with_three_spades: float = 0.5
     singleton_value: float = 0.5  # per side-suit singleton, with at least singleton_min_spades spades
     singleton_min_spades: int = 3
+    # Deck-aware count (jokers decks): the three strongest trumps of the deck take the places of AS,
+    # KS and QS, and every spade-count threshold above (length, void, singleton) rises by the
+    # deck's extra trumps per hand. Off: the sheet read literally, AS/KS/QS by name in every deck.
+    deck_aware: bool = True
 
 
 @dataclass(frozen=True)
@@ -86,6 +93,40 @@ def _suits(labels: list[str], deck: Deck) -> list[list[str]]:
     return by_suit
 
 
+def top_trumps(deck: Deck) -> tuple[str, str, str]:
+    """The deck's three strongest trumps, which the count treats as the sheet treats AS, KS and QS.
+
+    The sheet's spade honours are sure tricks because nothing outranks them; in the jokers deck BJ
+    and LJ are the sure tricks and 2C the third, while AS and KS are only the fifth and sixth trumps
+    (plain spade length). Standard deck: AS, KS, QS.
+    """
+    return deck.cards[51], deck.cards[50], deck.cards[49]
+
+
+def trump_shift(deck: Deck) -> int:
+    """How many more trumps than the standard deck's share (3 of 13) an average hand holds.
+
+    The sheet's thresholds (a spade beyond the third is a trick, shortness needs three or four
+    spades) are set for 13 trumps, about 3 per hand. With 16 trumps a hand holds 4 on average, so
+    the fourth trump is ordinary length, not an extra trick: 0 in the standard deck, 1 with jokers.
+    """
+    trumps = int(np.count_nonzero(deck.suit_of == TRUMP))
+    return trumps // 4 - 13 // 4
+
+
+def _deck_params(p: CountParams, deck: Deck) -> tuple[CountParams, tuple[str, str, str]]:
+    """The params and trump honours the count uses in this deck (see `deck_aware`)."""
+    if not p.deck_aware:
+        return p, ("AS", "KS", "QS")
+    shift = trump_shift(deck)
+    if shift:
+        p = replace(
+            p, spade_length_from=p.spade_length_from + shift, void_min_spades=p.void_min_spades + shift,
+            singleton_min_spades=p.singleton_min_spades + shift,
+        )  # fmt: skip
+    return p, top_trumps(deck)
+
+
 def _shortness(length: int, spades: int, p: CountParams) -> float:
     """Value of one side suit's shortness: it needs trumps to ruff with."""
     if length == 0:
@@ -105,15 +146,16 @@ def count_tricks(
     Any `CountParams` field may be given as a keyword (`count_tricks(h, void_value=0.5)`).
     """
     p = replace(params, **overrides) if overrides else params
+    p, (first, second, third) = _deck_params(p, deck)
     by_suit = _suits(parse_cards(hand), deck)
     spades = len(by_suit[TRUMP])
     trumps = set(by_suit[TRUMP])
     count = 0.0
-    if "AS" in trumps:
+    if first in trumps:
         count += p.ace_spade
-    if "KS" in trumps:
+    if second in trumps:
         count += p.singleton_king_spade if spades == 1 else p.king_spade
-    if "QS" in trumps and spades - 1 >= p.queen_spade_min_others:
+    if third in trumps and spades - 1 >= p.queen_spade_min_others:
         count += p.queen_spade
     count += p.spade_length_value * max(spades - p.spade_length_from, 0)
     for s in SIDE_SUITS:
@@ -182,9 +224,9 @@ def _label_bit(deck: Deck, label: str) -> int:
 
 @lru_cache(maxsize=32)
 def _count_numbers(params: CountParams, deck: Deck) -> tuple:
-    p = params
+    p, honours = _deck_params(params, deck)
     suits = tuple(np.uint64(m) for m in deck.suit_masks)
-    spade_honours = tuple(np.uint64(_label_bit(deck, r + "S")) for r in "AKQ")
+    spade_honours = tuple(np.uint64(_label_bit(deck, label)) for label in honours)
     side_honours = tuple(np.uint64(_label_bit(deck, r + SUITS[s])) for s in SIDE_SUITS for r in "AKQ")
     values = tuple(
         float(v)
