@@ -13,8 +13,8 @@ from typing import Any
 import pandas as pd
 
 from spades_lab import __version__
-from spades_lab.engine import HandLog, PolicyError, simulate_games, simulate_hands
-from spades_lab.engine.records import RecordError, hand_records, write_records
+from spades_lab.engine import PolicyError, simulate_games, simulate_hands
+from spades_lab.engine.records import RecordError, RecordStream
 from spades_lab.engine.simulate import DEFAULT_BATCH, MAX_HANDS
 from spades_lab.policies import PolicyNameError, describe, make_players
 from spades_lab.policies.decide import decide
@@ -29,19 +29,24 @@ def _simulate(args: argparse.Namespace) -> int:
         rules = rules.replace(hand_cap=args.hand_cap)
     players = make_players(args.player or ["random"], seats=rules.players)
     stats = HandStats(rules)
-    keep: list[HandLog] = []
+    stream = RecordStream(args.records, rules) if args.records else None  # a bad path fails here, before play
     start = time.perf_counter()
     if args.hands is not None:
         logs = simulate_hands(rules, players, args.hands, args.seed, batch_size=args.batch_size)
     else:
         logs = simulate_games(rules, players, args.games, args.seed, batch_size=args.batch_size, max_hands=args.max_hands)
-    for log in logs:
-        stats.add(log)
-        if args.records:
-            keep.append(log)
+    try:
+        for log in logs:
+            stats.add(log)
+            if stream is not None:
+                stream.add(log, single_hands=args.hands is not None)
+    except BaseException:
+        if stream is not None:
+            stream.abort()
+        raise
     elapsed = time.perf_counter() - start
-    if args.records:
-        n = write_records(args.records, hand_records(HandLog.concat(keep).sorted(), rules))
+    if stream is not None:
+        n = stream.close()
         print(f"wrote {n} hand records to {args.records}")
     print(f"players by seat: {', '.join(p.name for p in players)}; rules: {rules.preset_name() or 'custom'}")
     print(f"{stats.hands} hands in {elapsed:.2f} s ({stats.hands / elapsed:,.0f} hands/s)", end="")

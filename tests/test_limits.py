@@ -83,3 +83,56 @@ def test_tournament_warns_once_for_the_run(tmp_path) -> None:
     assert int(result.summary["unfinished"].sum()) == 2 * 4
     messages = [str(w.message) for w in caught if issubclass(w.category, MaxHandsWarning)]
     assert messages == ["4 games reached max_hands = 4 hands and stopped unfinished (no winner)"]
+
+
+# --------------------------------------------------------------------------- records
+
+
+def test_streamed_records_are_the_sorted_run_and_verify(tmp_path, capsys) -> None:
+    from spades_lab.engine import HandLog
+    from spades_lab.engine.records import hand_records, read_records, verify
+
+    path = tmp_path / "g.jsonl"
+    assert main(["simulate", "--games", "12", "--seed", "4", "--batch-size", "5", "--records", str(path),
+                 "--player", "counting+tips", "--player", "random"]) == 0  # fmt: skip
+    assert "wrote" in capsys.readouterr().out
+    streamed = list(read_records(path))
+    players = make_players(["counting+tips", "random"])
+    log = HandLog.concat(list(simulate_games(Rules(), players, 12, seed=4, batch_size=64))).sorted()
+    assert streamed == list(hand_records(log, Rules()))
+    verify(streamed[:40])
+    assert [p.name for p in tmp_path.iterdir()] == ["g.jsonl"]  # no temporary file left behind
+
+
+def test_record_stream_holds_only_games_in_play(tmp_path) -> None:
+    from spades_lab.engine.records import RecordStream
+
+    rules = Rules(target=150)
+    stream = RecordStream(tmp_path / "r.jsonl", rules)
+    most = 0
+    for log in simulate_games(rules, make_players(["counting+tips"]), 200, seed=9, batch_size=8):
+        stream.add(log)
+        most = max(most, len(stream.pending))
+    assert stream.close() > 200
+    assert most <= 40  # about one batch of games in play, not the 200 games of the run
+
+
+def test_records_are_written_atomically(tmp_path) -> None:
+    from spades_lab.engine.records import RecordStream
+
+    path = tmp_path / "r.jsonl"
+    path.write_text("earlier run\n")
+    stream = RecordStream(path, Rules())
+    stream.add(next(simulate_games(Rules(), make_players(["random"]), 4, seed=1)))
+    assert path.read_text() == "earlier run\n"  # nothing replaced while the run plays
+    stream.abort()  # the run failed or was interrupted
+    assert path.read_text() == "earlier run\n" and [p.name for p in tmp_path.iterdir()] == ["r.jsonl"]
+
+
+@pytest.mark.parametrize("where", ["missing/g.jsonl", "."])
+def test_a_bad_records_path_is_refused_before_the_run(tmp_path, capsys, where) -> None:
+    target = tmp_path / where
+    assert main(["simulate", "--games", "5000", "--seed", "1", "--records", str(target)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "hands in" not in out  # refused before playing, not after
+    assert err.startswith("spades-lab: error: output file") and str(target) in err

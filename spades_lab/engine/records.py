@@ -8,6 +8,8 @@ is recomputed by the same rules a simulation uses, and any disagreement is repor
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -85,14 +87,127 @@ def hand_records(log: HandLog, rules: Rules, deck: Deck | None = None) -> Iterat
         yield record
 
 
+class OutputPathError(ValueError):
+    """An output path that cannot be written; raised before any work is done."""
+
+
+def check_output_file(path: str | Path) -> Path:
+    """Refuse, before a run starts, an output file that could not be written at its end.
+
+    The folder must exist and take a new file (tried with a probe file, removed at once) and the path
+    must not be a folder; an existing file is replaced only when the run completes.
+    """
+    path = Path(path)
+    parent = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise OutputPathError(f"output file {path} is a directory; give a file name")
+    if not parent.is_dir():
+        raise OutputPathError(f"output file {path}: folder {parent} does not exist")
+    try:
+        probe = tempfile.NamedTemporaryFile(dir=parent, prefix=f".{path.name}.", suffix=".probe", delete=True)
+        probe.close()
+    except OSError as exc:
+        raise OutputPathError(f"output file {path} cannot be written: {exc.strerror or exc}") from None
+    return path
+
+
+class AtomicFile:
+    """A text file written under a temporary name beside `path` and renamed over it when complete.
+
+    A run that fails or is interrupted leaves any earlier file at `path` as it was, and no half file.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        parent = self.path.parent if str(self.path.parent) else Path(".")
+        fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{self.path.name}.", suffix=".tmp")
+        self.tmp = Path(tmp)
+        self.file = os.fdopen(fd, "w")
+
+    def write(self, text: str) -> None:
+        self.file.write(text)
+
+    def commit(self) -> None:
+        self.file.close()
+        os.replace(self.tmp, self.path)
+
+    def abort(self) -> None:
+        self.file.close()
+        self.tmp.unlink(missing_ok=True)
+
+    def __enter__(self) -> AtomicFile:
+        return self
+
+    def __exit__(self, kind: object, value: object, tb: object) -> None:
+        if kind is None:
+            self.commit()
+        else:
+            self.abort()
+
+
+def _line(record: dict[str, Any]) -> str:
+    return json.dumps(record, separators=(",", ":")) + "\n"
+
+
 def write_records(path: str | Path, records: Iterable[dict[str, Any]], append: bool = False) -> int:
-    """Write records as JSON Lines; returns how many were written."""
+    """Write records as JSON Lines (atomically unless appending); returns how many were written."""
     n = 0
-    with open(path, "a" if append else "w") as out:
+    if append:
+        with open(path, "a") as out:
+            for record in records:
+                out.write(_line(record))
+                n += 1
+        return n
+    with AtomicFile(path) as out:
         for record in records:
-            out.write(json.dumps(record, separators=(",", ":")) + "\n")
+            out.write(_line(record))
             n += 1
     return n
+
+
+class RecordStream:
+    """Hand records written while a run plays, in (game, hand) order, memory flat in the run's length.
+
+    A game's hands arrive over many batches and games end out of order, so each game's lines wait
+    until it and every lower game id have ended; only games still in play (about one batch of them)
+    are ever held. Written atomically: the file appears at `path` on `close()`.
+    """
+
+    def __init__(self, path: str | Path, rules: Rules, first_game: int = 0) -> None:
+        self.rules, self.deck = rules, deck_for(rules.deck)
+        self.out = AtomicFile(check_output_file(path))
+        self.next_game = first_game
+        self.pending: dict[int, list[tuple[int, str]]] = {}
+        self.ended: set[int] = set()
+        self.written = 0
+
+    def add(self, log: HandLog, single_hands: bool = False) -> None:
+        """Take one batch; `single_hands`: every row is a whole game (simulate_hands)."""
+        ends = np.ones(len(log), dtype=bool) if single_hands else (log.game_over | log.unfinished)
+        for record, end in zip(hand_records(log, self.rules, self.deck), ends.tolist()):
+            game = record["game"]
+            self.pending.setdefault(game, []).append((record["hand"], _line(record)))
+            if end:
+                self.ended.add(game)
+        while self.next_game in self.ended:
+            self._flush(self.next_game)
+            self.next_game += 1
+
+    def _flush(self, game: int) -> None:
+        self.ended.discard(game)
+        for _, line in sorted(self.pending.pop(game, [])):
+            self.out.write(line)
+            self.written += 1
+
+    def close(self) -> int:
+        """Write what is left (in order) and put the file in place; returns the number of records."""
+        for game in sorted(self.pending):
+            self._flush(game)
+        self.out.commit()
+        return self.written
+
+    def abort(self) -> None:
+        self.out.abort()
 
 
 def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
