@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import warnings
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 import tomllib
 
-__all__ = ["Rules", "RulesError", "PRESETS", "preset", "load_rules"]
+__all__ = ["Rules", "RulesError", "RulesWarning", "PRESETS", "preset", "load_rules"]
 
 
 class RulesError(ValueError):
@@ -80,27 +81,27 @@ class Rules:
     def __post_init__(self) -> None:
         for f in fields(self):
             _check_type(f.name, getattr(self, f.name), f.type)
-        _require(self.target > 0, "target", self.target, "a positive number of points")
-        _require(self.hand_cap is None or self.hand_cap >= 1, "hand_cap", self.hand_cap, "None or at least 1 hand")
-        _require(self.mercy_threshold < self.target, "mercy_threshold", self.mercy_threshold, f"below target ({self.target})")
-        _require(self.trick_value >= 0, "trick_value", self.trick_value, "0 or more points")
-        _require(self.bag_value >= 0, "bag_value", self.bag_value, "0 or more points")
-        _require(self.bag_threshold >= 1, "bag_threshold", self.bag_threshold, "at least 1 bag")
-        _require(self.bag_penalty >= 0, "bag_penalty", self.bag_penalty, "0 or more points")
-        _require(self.nil_value >= 0, "nil_value", self.nil_value, "0 or more points")
+        # Ranges keep every score far inside int64: a hand moves a side by at most ~90 x MAX_POINTS,
+        # so even a million hands at the largest values stay below 10**14 (int64 holds 9.2 x 10**18).
+        _points("target", self.target, 1, MAX_SCORE)
+        _require(self.hand_cap is None or 1 <= self.hand_cap <= MAX_HAND_CAP, "hand_cap", self.hand_cap,
+                 f"None or 1..{MAX_HAND_CAP:,} hands")  # fmt: skip
+        _points("mercy_threshold", self.mercy_threshold, -MAX_SCORE, self.target - 1)
+        for name in ("trick_value", "bag_value", "bag_penalty", "nil_value", "blind_nil_value", "big_contract_value"):
+            _points(name, getattr(self, name), 0, MAX_POINTS)
+        _require(1 <= self.bag_threshold <= MAX_BAG_THRESHOLD, "bag_threshold", self.bag_threshold,
+                 f"1..{MAX_BAG_THRESHOLD} bags")  # fmt: skip
         _require(1 <= self.max_bid <= 13, "max_bid", self.max_bid, "1..13")
         _require(1 <= self.min_bid <= self.max_bid, "min_bid", self.min_bid, f"1..max_bid ({self.max_bid})")
         _one_of("players", self.players, (4, 2))
         _one_of("deck", self.deck, DECKS)
         _one_of("first_lead", self.first_lead, FIRST_LEADS)
         _one_of("first_bidder", self.first_bidder, FIRST_BIDDERS)
-        _require(self.blind_nil_value >= 0, "blind_nil_value", self.blind_nil_value, "0 or more points")
-        _require(self.blind_nil_trail >= 0, "blind_nil_trail", self.blind_nil_trail, "0 or more points")
+        _points("blind_nil_trail", self.blind_nil_trail, 0, MAX_SCORE)
         _require(0 <= self.blind_nil_exchange <= 3, "blind_nil_exchange", self.blind_nil_exchange, "0, 1, 2 or 3 cards")
         _require(
             self.big_contract is None or 1 <= self.big_contract <= 26, "big_contract", self.big_contract, "None or 1..26"
         )
-        _require(self.big_contract_value >= 0, "big_contract_value", self.big_contract_value, "0 or more points")
         _require(
             self.max_team_contract is None or 1 <= self.max_team_contract <= 26,
             "max_team_contract", self.max_team_contract, "None or 1..26",
@@ -112,6 +113,9 @@ class Rules:
                 f"rules field first_lead = 'two_of_clubs' cannot go with deck = {self.deck!r}: the 2 of clubs"
                 " is a trump or out of that deck; allowed: first_lead left_of_dealer or lowest_clubs"
             )
+        if self.players == 4:
+            _check_bids_can_be_legal(self)
+        _check_score_can_move(self)
         if self.players == 2:
             duel_only = {"blind_nil": False, "first_lead": "left_of_dealer", "first_bidder": "left_of_dealer",
                          "max_team_contract": None, "min_team_contract": 0, "nil_tricks_to_partner": False}  # fmt: skip
@@ -147,7 +151,11 @@ class Rules:
 
     @classmethod
     def from_json(cls, text: str) -> Rules:
-        return cls.from_dict(json.loads(text))
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RulesError(f"rules JSON cannot be read: {exc}") from None
+        return cls.from_dict(data)
 
     def to_toml(self) -> str:
         """TOML with one `key = value` line per field; `hand_cap = None` is written as a comment."""
@@ -170,6 +178,70 @@ class Rules:
     def preset_name(self) -> str | None:
         """The preset this object equals, if any (records may name it instead of the dict)."""
         return next((name for name, rules in PRESETS.items() if rules == self), None)
+
+
+MAX_POINTS = 1_000_000
+"""Largest value of any per-trick, per-bag, nil or penalty field."""
+MAX_SCORE = 1_000_000_000
+"""Largest target, blind-nil trail and (negated) mercy threshold."""
+MAX_HAND_CAP = 1_000_000
+MAX_BAG_THRESHOLD = 1_000
+
+
+class RulesWarning(UserWarning):
+    """Rules that can be played but are probably not what was meant (a target no game reaches)."""
+
+
+def _points(name: str, value: int, lo: int, hi: int) -> None:
+    _require(lo <= value <= hi, name, value, f"{lo:,}..{hi:,}")
+
+
+def _side_bids(rules: Rules, partner: int | None) -> list[int]:
+    """Bids (0 = nil) the engine allows a seat, given its partner's bid (None: partner not yet bid)."""
+    counted = partner or 0
+    options = []
+    if partner is None or counted >= rules.min_team_contract:
+        options.append(0)
+    for bid in range(rules.min_bid, rules.max_bid + 1):
+        if rules.max_team_contract is not None and bid + counted > rules.max_team_contract:
+            continue
+        if partner is not None and bid + counted < rules.min_team_contract:
+            continue
+        options.append(bid)
+    return options
+
+
+def _check_bids_can_be_legal(rules: Rules) -> None:
+    """Refuse bid limits under which some seat could be left with no legal bid (the engine never asks then)."""
+    for first in _side_bids(rules, None):
+        if not _side_bids(rules, first):
+            what = "nil" if first == 0 else f"{first}"
+            raise RulesError(
+                f"rules fields min_bid = {rules.min_bid}, max_bid = {rules.max_bid}, min_team_contract ="
+                f" {rules.min_team_contract}, max_team_contract = {rules.max_team_contract} cannot all hold:"
+                f" after a first partner's bid of {what} the second partner has no legal bid; allowed:"
+                " limits where every first bid leaves the partner one (for example min_team_contract <= max_bid)"
+            )
+
+
+def _check_score_can_move(rules: Rules) -> None:
+    """Refuse rules under which no side can ever score a point; warn when the target is out of reach."""
+    nil = max(rules.nil_value, rules.blind_nil_value if rules.blind_nil else 0)
+    big = rules.big_contract_value if rules.big_contract is not None and rules.big_contract <= 13 else 0
+    seats = rules.players // 2
+    best = max(13 * rules.trick_value, big) + 13 * rules.bag_value + seats * nil
+    if best == 0:
+        raise RulesError(
+            "rules fields trick_value, bag_value, nil_value (and blind_nil_value, big_contract_value) are all 0:"
+            f" no side can ever score, so target = {rules.target} cannot be reached; allowed: at least one above 0"
+        )
+    hands = -(-rules.target // best)
+    if hands > 1000:
+        warnings.warn(
+            f"rules field target = {rules.target:,} needs at least {hands:,} hands even if one side scored the"
+            f" most a hand allows ({best:,} points) every hand: games will stop unfinished at max_hands",
+            RulesWarning, stacklevel=4,
+        )  # fmt: skip
 
 
 def _require(ok: bool, name: str, value: Any, allowed: str) -> None:
@@ -237,6 +309,14 @@ def load_rules(spec: str | Path | dict | Rules | None) -> Rules:
     if path.suffix.lower() in (".toml", ".json") or path.exists():
         if not path.exists():
             raise RulesError(f"rules file {path} does not exist")
-        body = path.read_text()
-        return Rules.from_json(body) if path.suffix.lower() == ".json" else Rules.from_toml(body)
+        if path.is_dir():
+            raise RulesError(f"rules file {path} is a directory; give a .toml or .json file or a preset name")
+        try:
+            body = path.read_text()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise RulesError(f"rules file {path} cannot be read: {exc}") from None
+        try:
+            return Rules.from_json(body) if path.suffix.lower() == ".json" else Rules.from_toml(body)
+        except RulesError as exc:
+            raise RulesError(f"rules file {path}: {exc}") from None
     raise RulesError(f"unknown rules preset {text!r}; presets: {', '.join(PRESETS)}, or a .toml/.json file")

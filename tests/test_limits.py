@@ -136,3 +136,145 @@ def test_a_bad_records_path_is_refused_before_the_run(tmp_path, capsys, where) -
     out, err = capsys.readouterr()
     assert out == "" and "hands in" not in out  # refused before playing, not after
     assert err.startswith("spades-lab: error: output file") and str(target) in err
+
+
+# --------------------------------------------------------------------------- rules validation
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"max_bid": 5, "min_team_contract": 10},
+        {"min_bid": 3, "min_team_contract": 4, "max_team_contract": 4},
+        {"min_team_contract": 26},
+        {"min_bid": 8, "max_team_contract": 7, "min_team_contract": 1},
+    ],
+)
+def test_bid_limits_that_leave_a_seat_no_legal_bid_are_refused(fields) -> None:
+    from spades_lab.rules import RulesError
+
+    with pytest.raises(RulesError, match="min_team_contract") as info:
+        Rules(**fields)
+    assert "no legal bid" in str(info.value)
+
+
+def test_bid_limits_that_work_are_accepted_and_every_bid_is_legal() -> None:
+    rules = Rules(min_team_contract=4, max_team_contract=13, max_bid=6)
+    for log in simulate_games(rules.replace(hand_cap=3), make_players(["random"]), 50, seed=2):
+        for side in ((0, 2), (1, 3)):
+            contract = log.bids[:, side].sum(axis=1)
+            assert ((contract >= 4) & (contract <= 13)).all()
+        assert ((log.bids >= 0) & (log.bids <= 6)).all()
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("trick_value", 2**63 - 1), ("nil_value", 2**63), ("bag_penalty", 10**7), ("target", 10**10),
+     ("mercy_threshold", -(10**10)), ("blind_nil_trail", 2**62), ("bag_threshold", 10**6), ("hand_cap", 10**7),
+     ("trick_value", -1)],
+)  # fmt: skip
+def test_integer_fields_have_ranges_so_scores_cannot_overflow(field, value) -> None:
+    from spades_lab.rules import RulesError
+
+    with pytest.raises(RulesError, match=rf"rules field {field} = {value} is impossible; allowed: "):
+        Rules(**{field: value})
+
+
+def test_the_largest_allowed_values_score_without_overflow() -> None:
+    from spades_lab.engine import score_hands
+    from spades_lab.rules import MAX_POINTS
+
+    big = {k: MAX_POINTS for k in ("trick_value", "bag_value", "bag_penalty", "nil_value", "big_contract_value")}
+    rules = Rules(**big, big_contract=10, bag_threshold=1)
+    result = score_hands(rules, np.array([[13, 0, 13, 0]]), np.array([[13, 0, 0, 0]]), np.array([[0, 0]]))
+    assert result.points[0].tolist() == [-MAX_POINTS, 2 * MAX_POINTS]  # 10-for-200 set; two nils made
+
+
+def test_rules_that_cannot_move_a_score_are_refused_and_far_targets_warned() -> None:
+    from spades_lab.rules import RulesError, RulesWarning
+
+    with pytest.raises(RulesError, match="no side can ever score"):
+        Rules(trick_value=0, bag_value=0, nil_value=0)
+    with pytest.warns(RulesWarning, match="target = 100,000,000 needs at least"):
+        Rules(target=10**8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Rules(trick_value=0, bag_value=0, nil_value=10)  # nil can still score: allowed, no warning
+
+
+def test_the_engine_never_asks_a_policy_to_choose_from_nothing() -> None:
+    from types import SimpleNamespace
+
+    from spades_lab.engine.kernels import pick_nth_true
+    from spades_lab.engine.protocol import NoLegalActionError, ask_bids, ask_plays
+
+    asked = []
+    policy = SimpleNamespace(name="spy", bid=lambda view: asked.append(view), play=lambda view: asked.append(view))
+    legal_bids = np.zeros((2, 14), dtype=bool)
+    legal_bids[0, 3] = True
+    view = SimpleNamespace(legal_bids=legal_bids, legal=np.array([5, 0], dtype=np.uint64),
+                           seat=np.array([1, 2]), tables=np.array([10, 11]))  # fmt: skip
+    with pytest.raises(NoLegalActionError, match="no legal bid for seat 2 at table 11"):
+        ask_bids(policy, view)
+    with pytest.raises(NoLegalActionError, match="no legal card for seat 2 at table 11"):
+        ask_plays(policy, view)
+    assert asked == []
+    # The random pick says "none" instead of returning uninitialised memory.
+    assert pick_nth_true(legal_bids, np.array([0.5, 0.5])).tolist() == [3, -1]
+
+
+# --------------------------------------------------------------------------- positions
+
+
+def _position() -> dict:
+    from spades_lab.engine.records import hand_records
+
+    log = next(simulate_games(Rules(), make_players(["random"]), 1, seed=3))
+    record = next(hand_records(log, Rules()))
+    keys = ("game", "hand", "rules", "dealer", "hands", "score_before", "bags_before")
+    position = {k: record[k] for k in keys}
+    position["bids"] = [None] * 4
+    position["plays"] = []
+    return position
+
+
+def _first_bidder(position: dict) -> int:
+    return (position["dealer"] + 1) % 4
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda p: p["hands"].__setitem__(_first_bidder(p), []), r"hands\[\d\] \(the seat to act\) gives 0 cards"),
+        (lambda p: p["hands"].__setitem__(_first_bidder(p), p["hands"][_first_bidder(p)][:12]), "gives 12 cards"),
+        (lambda p: p.__setitem__("dealer", 4), "dealer = 4 is impossible"),
+        (lambda p: p.__setitem__("dealer", "0"), "dealer = '0' is impossible"),
+        (lambda p: p.__setitem__("bids", [None, None, None, 14]), r"bids\[3\] = 14 is impossible"),
+        (lambda p: p.__setitem__("bids", [-1, None, None, None]), r"bids\[0\] = -1 is impossible"),
+        (lambda p: p.__setitem__("bids", [None, None]), "bids must list 4 bids"),
+        (lambda p: p.__setitem__("blind", [False, True, False, False]) or p.__setitem__("bids", [3, 4, 2, 1]),
+         r"blind\[1\] is true but bids\[1\] = 4"),
+        (lambda p: p.__setitem__("plays", [[7, "AS"]]), r"plays\[0\] = \[7, 'AS'\] is impossible"),
+        (lambda p: p.__setitem__("score_before", [0]), "score_before"),
+    ],
+)  # fmt: skip
+def test_bad_positions_are_refused_naming_the_field(change, message) -> None:
+    from spades_lab.engine.records import RecordError
+    from spades_lab.policies.decide import decide
+
+    position = _position()
+    assert "bid" in decide("counting+tips", position)  # the unchanged position is fine
+    change(position)
+    with pytest.raises(RecordError, match=message):
+        decide("counting+tips", position)
+
+
+@pytest.mark.parametrize("text", ["[1, 2]", "3", '"x"'])
+def test_a_position_that_is_not_a_json_object_is_refused(tmp_path, text) -> None:
+    from spades_lab.engine.records import RecordError
+    from spades_lab.policies.decide import decide
+
+    path = tmp_path / "p.json"
+    path.write_text(text)
+    with pytest.raises(RecordError, match="a position must be a JSON object"):
+        decide("random", path)

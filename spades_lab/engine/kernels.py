@@ -142,7 +142,7 @@ def apply_play(
 
 @njit(cache=True)
 def pick_nth_legal(legal: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """The floor(u * n)-th legal card (weakest first) of each table: a uniform choice for uniform u."""
+    """The floor(u * n)-th legal card (weakest first) of each table: a uniform choice for uniform u (-1 if none)."""
     out = np.empty(legal.shape[0], dtype=np.int64)
     for t in range(legal.shape[0]):
         out[t] = nth(legal[t], int(u[t] * popcount(legal[t])))
@@ -160,9 +160,9 @@ def is_legal_card(legal: np.ndarray, cards: np.ndarray) -> np.ndarray:
 
 @njit(cache=True)
 def pick_nth_true(allowed: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """Per row of a boolean [n, m] array, the floor(u * count)-th True column (uniform choice)."""
+    """Per row of a boolean [n, m] array, the floor(u * count)-th True column (uniform choice); -1 if none."""
     n, m = allowed.shape
-    out = np.empty(n, dtype=np.int64)
+    out = np.full(n, -1, dtype=np.int64)
     for t in range(n):
         count = 0
         for j in range(m):

@@ -46,6 +46,23 @@ class PolicyError(RuntimeError):
         self.table = table
 
 
+class NoLegalActionError(RuntimeError):
+    """The engine found no legal action for a seat: the rules (or a position) allow none.
+
+    Raised before the policy is asked, so no policy is ever handed an empty set to choose from
+    (Rules refuses bid limits that could lead here; this is the engine's own guard).
+    """
+
+
+def _require_options(view, any_legal: np.ndarray, what: str) -> None:
+    if not any_legal.all():
+        row = int(np.argmin(any_legal))
+        raise NoLegalActionError(
+            f"no legal {what} for seat {int(view.seat[row])} at table {int(view.tables[row])}: the rules allow none here"
+            " (check min_bid, max_bid, min_team_contract and max_team_contract)"
+        )
+
+
 def _fail(policy: Policy, view, row: int, what: str, legal: str) -> PolicyError:
     seat, table, hand = int(view._seat[row]), int(view.tables[row]), int(view.hand_number[row])
     return PolicyError(
@@ -86,6 +103,7 @@ def _card_options(view, mask: np.ndarray) -> Callable[[int], str]:
 
 
 def ask_bids(policy: Policy, view: BidView) -> np.ndarray:
+    _require_options(view, view.legal_bids.any(axis=1), "bid")
     options = _bid_options(view)
     bids = _ask(policy, "bid", view, "bidding", options, np.integer)
     legal = view.legal_bids
@@ -99,6 +117,7 @@ def ask_bids(policy: Policy, view: BidView) -> np.ndarray:
 
 def ask_plays(policy: Policy, view: PlayView) -> np.ndarray:
     legal = view.legal
+    _require_options(view, legal != 0, "card")
     options = _card_options(view, legal)
     cards = _ask(policy, "play", view, "playing", options, np.integer)
     ok = is_legal_card(legal, cards)
