@@ -278,3 +278,81 @@ def test_a_position_that_is_not_a_json_object_is_refused(tmp_path, text) -> None
     path.write_text(text)
     with pytest.raises(RecordError, match="a position must be a JSON object"):
         decide("random", path)
+
+
+# --------------------------------------------------------------------------- tournament directories
+
+
+def _tour(out, **kw):
+    from spades_lab.tournament import tournament
+
+    return tournament(["random", "counting+tips"], rules=Rules(target=150), games=8, seed=5, out=out,
+                      chunk_games=2, **kw)  # fmt: skip
+
+
+def test_fresh_removes_only_the_files_this_tool_wrote(tmp_path) -> None:
+    out = tmp_path / "t"
+    _tour(out, records=True)
+    (out / "records" / "notes.txt").write_text("mine")
+    (out / "games" / "keep.parquet").write_text("mine too")
+    (out / "README.txt").write_text("about this run")
+    _tour(out, fresh=True)  # no records this time: records/ keeps only the user's file
+    assert (out / "records" / "notes.txt").read_text() == "mine"
+    assert (out / "games" / "keep.parquet").read_text() == "mine too"
+    assert (out / "README.txt").read_text() == "about this run"
+    assert sorted(p.name for p in (out / "records").iterdir()) == ["notes.txt"]
+    assert not (out / "records.jsonl").exists()
+
+
+def test_the_manifest_records_rows_and_checksums_of_every_chunk_file(tmp_path) -> None:
+    import hashlib
+    import json
+
+    import pandas as pd
+
+    out = tmp_path / "t"
+    _tour(out)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert sorted(manifest["chunk_files"]) == sorted(c["id"] for c in manifest["chunks"])
+    for chunk_id, files in manifest["chunk_files"].items():
+        assert set(files) == {"games", "tallies", "hands"}
+        for kind, facts in files.items():
+            path = out / kind / f"{chunk_id}.parquet"
+            assert facts["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+            assert facts["rows"] == len(pd.read_parquet(path)) and facts["bytes"] == path.stat().st_size
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "delete_hands"])
+def test_a_damaged_chunk_is_played_again_on_resume(tmp_path, damage) -> None:
+    import json
+
+    out = tmp_path / "t"
+    first = _tour(out, records=True)
+    expected = (first.summary.copy(), (out / "records.jsonl").read_bytes())
+    manifest = json.loads((out / "manifest.json").read_text())
+    victim = manifest["chunks"][3]["id"]
+    games = out / "games" / f"{victim}.parquet"
+    if damage == "truncate":
+        games.write_bytes(games.read_bytes()[:200])
+    elif damage == "flip":
+        data = bytearray(games.read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        games.write_bytes(bytes(data))
+    else:
+        (out / "hands" / f"{victim}.parquet").unlink()
+    again = _tour(out, records=True)
+    assert again.chunks_run == 1  # only the damaged chunk
+    pd_testing = pytest.importorskip("pandas.testing")
+    pd_testing.assert_frame_equal(again.summary, expected[0])
+    assert (out / "records.jsonl").read_bytes() == expected[1]
+
+
+@pytest.mark.parametrize("content", ["{not json", "[1, 2]"])
+def test_a_corrupt_manifest_is_named(tmp_path, content, capsys) -> None:
+    out = tmp_path / "t"
+    _tour(out)
+    (out / "manifest.json").write_text(content)
+    code = main(["tournament", "--entrant", "random", "--entrant", "counting+tips", "--games", "8", "--seed", "5",
+                 "--out", str(out), "--quiet"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2 and "manifest.json" in err and "Traceback" not in err

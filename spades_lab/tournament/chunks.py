@@ -12,6 +12,7 @@ import time
 import traceback
 import warnings
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -72,6 +73,8 @@ class ChunkResult:
     seconds: float
     written: bool = False
     """The worker wrote the chunk to disk itself; the tables were dropped."""
+    files: dict[str, Any] | None = None
+    """Rows, bytes and SHA-256 of each file written (for the manifest), once written."""
 
 
 _PLAYERS: dict[str, Player] = {}
@@ -169,8 +172,9 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     try:
         result = _play(task)
         if task.write_to is not None:
-            RunDir(task.write_to).write_chunk(result)
-            result = ChunkResult(result.chunk, None, None, None, None, result.n_hands, result.seconds, written=True)
+            files = RunDir(task.write_to).write_chunk(result)
+            result = ChunkResult(result.chunk, None, None, None, None, result.n_hands, result.seconds, written=True,
+                                 files=files)  # fmt: skip
         return result
     except PolicyError as exc:
         raise ChunkError(f"{task.describe()}: {exc}", task.chunk.id, exc.policy, exc.seat) from None

@@ -71,28 +71,46 @@ def _manifest(config: dict[str, Any], chunks: list[Chunk], names: list[str]) -> 
         "seeds": "every game is derived from (seed, game id) alone; every pairing and seating plays the same ids",
         "pairings": [{"pairing": i, "entrants": [names[a], names[b]]} for i, (a, b) in enumerate(pairings(len(names)))],
         "chunks": [c.to_dict() for c in chunks],
+        "chunk_files": {},
         "complete": False,
     }
 
 
+MANIFEST_EVERY = 2.0
+"""Seconds between manifest updates while chunks finish (and once more at the end, or on any stop)."""
+
+
 def _play(
-    store: RunDir, tasks, chunks: list[Chunk], missing: list[Chunk], workers: int, scheduler: Any, progress: bool
+    store: RunDir, tasks, chunks: list[Chunk], missing: list[Chunk], workers: int, scheduler: Any, progress: bool,
+    manifest: dict[str, Any],
 ) -> tuple[int, float]:
-    """Play the missing chunks, writing each as it finishes; returns (hands played, seconds)."""
+    """Play the missing chunks, writing each as it finishes; returns (hands played, seconds).
+
+    Each finished chunk's file facts go into `manifest["chunk_files"]`, written every few seconds
+    and on the way out however the run stops; a chunk whose facts did not reach the manifest is
+    played again on resume, so nothing unrecorded is ever trusted.
+    """
     total = sum(c.games for c in chunks)
     bar = tqdm(total=total, initial=total - sum(c.games for c in missing), unit="game", disable=not progress,
                dynamic_ncols=True, smoothing=0.1)  # fmt: skip
-    start = time.perf_counter()
+    start = last_write = time.perf_counter()
     played = 0
+    pending = False
     try:
         for result in execute(tasks, workers, scheduler):
-            if not result.written:
-                store.write_chunk(result)
+            files = result.files if result.written else store.write_chunk(result)
+            manifest["chunk_files"][result.chunk.id] = files
+            pending = True
+            if time.perf_counter() - last_write >= MANIFEST_EVERY:
+                store.write_manifest(manifest)
+                last_write, pending = time.perf_counter(), False
             played += result.n_hands
             bar.update(result.chunk.games)
             bar.set_postfix_str(f"{played / (time.perf_counter() - start):,.0f} hands/s")
     finally:
         bar.close()
+        if pending:
+            store.write_manifest(manifest)
     return played, time.perf_counter() - start
 
 
@@ -152,7 +170,11 @@ def tournament(
     store = RunDir(out)
     manifest = _manifest(config, chunks, names)
     stored = store.open(manifest, fresh=fresh)
-    missing = [c for c in chunks if not store.is_done(c)]
+    recorded = (stored or {}).get("chunk_files") or {}
+    manifest["chunk_files"] = {c.id: recorded[c.id] for c in chunks if store.is_done(c, recorded.get(c.id))}
+    missing = [c for c in chunks if c.id not in manifest["chunk_files"]]
+    for chunk in missing:
+        store.drop_chunk(chunk)  # missing, truncated, changed or never recorded: play it again
     if missing and stored is not None and stored.get("complete"):
         store.write_manifest(manifest)  # chunk files were removed: no longer complete until replayed
     template = ChunkTask(
@@ -161,7 +183,7 @@ def tournament(
         version=__version__, write_to=None if scheduler is not None else str(store.root), max_hands=max_hands,
     )  # fmt: skip
     tasks = (replace(template, chunk=c) for c in missing)
-    played, seconds = _play(store, tasks, chunks, missing, workers, scheduler, progress)
+    played, seconds = _play(store, tasks, chunks, missing, workers, scheduler, progress, manifest)
     tables = aggregate(store, chunks, names, duplicate)
     outputs = ["summary.csv", "matchups.csv", "bid_totals.csv"] + (["records.jsonl"] if records else [])
     finished_before = stored is not None and stored.get("complete") and all((store.root / n).exists() for n in outputs)

@@ -9,6 +9,10 @@ Layout of DIR:
     records/<chunk>.jsonl  RECORDS.md lines (with --records), joined into records.jsonl at the end
     summary.csv, matchups.csv, bid_totals.csv, records.jsonl
 
+The manifest's `chunk_files` holds, for each finished chunk, every file's row count, size and
+SHA-256; a resumed run replays a chunk whose files are missing, short or changed, so a truncated
+or corrupt chunk is never joined into the tables. `fresh` removes only files of these names.
+
 `games/` and `hands/` are Parquet datasets: `pandas.read_parquet(DIR / "games")` reads one whole.
 Every file is written under a temporary name and renamed into place, so an interrupted write
 never leaves a half file that looks finished.
@@ -16,8 +20,10 @@ never leaves a half file that looks finished.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 import shutil
 from collections.abc import Iterable
 from pathlib import Path
@@ -25,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from spades_lab.tournament.errors import ConfigMismatch
+from spades_lab.tournament.errors import ConfigMismatch, TournamentError
 from spades_lab.tournament.plan import Chunk
 
 if TYPE_CHECKING:
@@ -34,6 +40,18 @@ if TYPE_CHECKING:
 MANIFEST = "manifest.json"
 CHUNK_DIRS = {"games": ".parquet", "tallies": ".parquet", "hands": ".parquet", "records": ".jsonl"}
 OUTPUTS = ("summary.csv", "matchups.csv", "bid_totals.csv", "records.jsonl")
+CHUNK_FILE = re.compile(r"p\d{3}-s\d-g\d{10}\.(parquet|jsonl)")
+"""Names of the chunk files this tool writes (`Chunk.id` plus the kind's extension)."""
+TMP_FILE = re.compile(r".+\.\d+")
+
+
+def file_facts(path: Path, rows: int) -> dict[str, Any]:
+    """What the manifest records of a chunk file: rows, bytes and SHA-256 of the content."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as src:
+        for block in iter(lambda: src.read(1 << 20), b""):
+            digest.update(block)
+    return {"rows": int(rows), "bytes": path.stat().st_size, "sha256": digest.hexdigest()}
 
 
 class RunDir:
@@ -46,13 +64,44 @@ class RunDir:
     def path(self, kind: str, chunk: Chunk) -> Path:
         return self.root / kind / f"{chunk.id}{CHUNK_DIRS[kind]}"
 
-    def is_done(self, chunk: Chunk) -> bool:
-        return self.path("games", chunk).exists()
+    def is_done(self, chunk: Chunk, files: dict[str, Any] | None = None) -> bool:
+        """The chunk's files are all there and exactly as the manifest recorded them.
+
+        `files` is the chunk's `chunk_files` entry (read from the manifest on disk if not given).
+        """
+        if files is None:
+            files = ((self.read_manifest() or {}).get("chunk_files") or {}).get(chunk.id)
+        if not files:
+            return False
+        for kind, facts in files.items():
+            path = self.path(kind, chunk)
+            try:
+                if path.stat().st_size != facts["bytes"] or file_facts(path, facts["rows"]) != facts:
+                    return False
+            except (OSError, KeyError, TypeError):
+                return False
+        return "games" in files
+
+    def drop_chunk(self, chunk: Chunk) -> None:
+        """Remove a chunk's files (before it is played again)."""
+        for kind in CHUNK_DIRS:
+            self.path(kind, chunk).unlink(missing_ok=True)
 
     # -- manifest --------------------------------------------------------------------------
     def read_manifest(self) -> dict[str, Any] | None:
         path = self.root / MANIFEST
-        return json.loads(path.read_text()) if path.exists() else None
+        if not path.exists():
+            return None
+        try:
+            manifest = json.loads(path.read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise TournamentError(
+                f"{path} cannot be read ({exc}); it is this tool's record of the run: restore it, or start over"
+                " with --fresh (which removes only this tool's files)"
+            ) from None
+        if not isinstance(manifest, dict) or not isinstance(manifest.get("config"), dict):
+            raise TournamentError(f"{path} is not a tournament manifest (no config object); restore it or use --fresh")
+        return manifest
 
     def open(self, manifest: dict[str, Any], fresh: bool = False) -> dict[str, Any] | None:
         """Prepare the directory for this configuration; returns the stored manifest if it matches.
@@ -60,11 +109,16 @@ class RunDir:
         Refuses (ConfigMismatch) a directory holding another configuration, or chunk data with no
         manifest. `fresh` first removes this tool's files (and only those) from the directory.
         """
+        if self.root.exists() and not self.root.is_dir():
+            raise TournamentError(f"output directory {self.root} is a file; give a directory (it is created if missing)")
         if fresh:
             self.clear()
         stored = self.read_manifest()
         if stored is None:
-            leftovers = [k for k in CHUNK_DIRS if (self.root / k).exists() and any((self.root / k).iterdir())]
+            leftovers = [
+                k for k in CHUNK_DIRS
+                if (self.root / k).is_dir() and any(CHUNK_FILE.fullmatch(p.name) for p in (self.root / k).iterdir())
+            ]  # fmt: skip
             if leftovers:
                 raise ConfigMismatch(
                     f"{self.root} holds tournament data ({', '.join(leftovers)}/) but no {MANIFEST}; "
@@ -85,23 +139,40 @@ class RunDir:
         self._write_text(self.root / MANIFEST, json.dumps(manifest, indent=2) + "\n")
 
     def clear(self) -> None:
-        """Remove what a tournament writes here, leaving any other files alone."""
-        for kind in CHUNK_DIRS:
-            shutil.rmtree(self.root / kind, ignore_errors=True)
-        shutil.rmtree(self.root / ".tmp", ignore_errors=True)
+        """Remove what a tournament writes here (by its file names), leaving any other file alone.
+
+        A folder is removed only once it is empty, so `records/notes.txt` of a user survives.
+        """
+        for kind, ext in [*CHUNK_DIRS.items(), (".tmp", "")]:
+            folder = self.root / kind
+            if not folder.is_dir():
+                continue
+            pattern = TMP_FILE if kind == ".tmp" else CHUNK_FILE
+            for path in folder.iterdir():
+                if path.is_file() and pattern.fullmatch(path.name) and path.name.endswith(ext):
+                    path.unlink()
+            try:
+                folder.rmdir()
+            except OSError:
+                pass  # something of the user's is still in it
         for name in (MANIFEST, *OUTPUTS):
             (self.root / name).unlink(missing_ok=True)
 
     # -- chunks ----------------------------------------------------------------------------
-    def write_chunk(self, result: ChunkResult) -> None:
-        """Write a finished chunk; its games file goes last and marks the chunk done."""
+    def write_chunk(self, result: ChunkResult) -> dict[str, Any]:
+        """Write a finished chunk; returns each file's facts for the manifest's `chunk_files`."""
         chunk = result.chunk
+        files = {}
         if result.records is not None:
-            self._write_text(self.path("records", chunk), "".join(line + "\n" for line in result.records))
-        if result.hands is not None:
-            self._write_parquet(self.path("hands", chunk), result.hands)
-        self._write_parquet(self.path("tallies", chunk), result.tallies)
-        self._write_parquet(self.path("games", chunk), result.games)
+            path = self.path("records", chunk)
+            self._write_text(path, "".join(line + "\n" for line in result.records))
+            files["records"] = file_facts(path, len(result.records))
+        for kind, frame in (("hands", result.hands), ("tallies", result.tallies), ("games", result.games)):
+            if frame is not None:
+                path = self.path(kind, chunk)
+                self._write_parquet(path, frame)
+                files[kind] = file_facts(path, len(frame))
+        return files
 
     def read(self, kind: str, chunk: Chunk) -> pd.DataFrame:
         return pd.read_parquet(self.path(kind, chunk))
