@@ -236,7 +236,7 @@ def test_another_configuration_in_the_same_directory_is_refused(tmp_path, capsys
 
 def test_chunk_data_without_a_manifest_is_refused(tmp_path) -> None:
     (tmp_path / "games").mkdir()
-    (tmp_path / "games" / "x.parquet").write_bytes(b"")
+    (tmp_path / "games" / "p000-s0-g0000000000.parquet").write_bytes(b"")
     with pytest.raises(ConfigMismatch, match="no manifest"):
         run(tmp_path)
 
