@@ -136,6 +136,8 @@ class RunDir:
         return stored
 
     def write_manifest(self, manifest: dict[str, Any]) -> None:
+        if "chunk_files" in manifest:  # chunk order, not completion order: the same run gives the same bytes
+            manifest = {**manifest, "chunk_files": dict(sorted(manifest["chunk_files"].items()))}
         self._write_text(self.root / MANIFEST, json.dumps(manifest, indent=2) + "\n")
 
     def clear(self) -> None:
