@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 import warnings
@@ -14,6 +15,7 @@ import pandas as pd
 
 from spades_lab import __version__
 from spades_lab.engine import PolicyError, simulate_games, simulate_hands
+from spades_lab.engine.protocol import NoLegalActionError
 from spades_lab.engine.records import RecordError, RecordStream
 from spades_lab.engine.simulate import DEFAULT_BATCH, MAX_HANDS
 from spades_lab.policies import PolicyNameError, describe, make_players
@@ -104,7 +106,7 @@ def _run(args: argparse.Namespace) -> int:
 def _tournament(args: argparse.Namespace) -> int:
     import os
 
-    from spades_lab.tournament import TournamentError, tournament
+    from spades_lab.tournament import tournament
 
     rules = load_rules(args.rules)
     if args.hand_cap is not None:
@@ -116,13 +118,10 @@ def _tournament(args: argparse.Namespace) -> int:
             store_hands=not args.no_hands, records=args.records, scheduler=args.scheduler, progress=not args.quiet,
             fresh=args.fresh, batch_size=args.batch_size, max_hands=args.max_hands,
         )  # fmt: skip
-    except TournamentError as exc:
-        print(f"spades-lab: error: {exc}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         print(f"\ninterrupted: finished chunks are kept in {args.out}; run the same command again to finish",
               file=sys.stderr)  # fmt: skip
-        return 130
+        return EXIT_INTERRUPTED
     speed = f"{result.hands_played} hands played in {result.seconds:.1f} s ({result.hands_per_s:,.0f} hands/s)"
     if args.json:
         print(json.dumps({
@@ -148,19 +147,31 @@ def _tournament(args: argparse.Namespace) -> int:
 
 def _plot(args: argparse.Namespace) -> int:
     from spades_lab.plots import write_all
-    from spades_lab.tournament import TournamentError
 
-    try:
-        report = write_all(args.dir, args.out)
-    except TournamentError as exc:
-        print(f"spades-lab: error: {exc}", file=sys.stderr)
-        return 2
+    report = write_all(args.dir, args.out)
     for path in report.written:
         print(f"wrote {path}")
     for name, why in report.skipped.items():
         print(f"skipped {name}: {why}")
     return 0
 
+
+def _count(minimum: int) -> Any:
+    """argparse type: an integer of at least `minimum` (so --batch-size 0 is refused, not '0 games played')."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{value} is impossible; allowed: {minimum} or more")
+        return value
+
+    return parse
+
+
+POSITIVE, NON_NEGATIVE = _count(1), _count(0)
 
 MAX_HANDS_HELP = (f"safety net, not a rule: stop a game still going after this many hands as unfinished"
                   f" (default {MAX_HANDS}; 'none': no limit)")  # fmt: skip
@@ -185,21 +196,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help="play hands or games and print a summary")
     size = sim.add_mutually_exclusive_group(required=True)
-    size.add_argument("--hands", type=int, help="independent single hands from 0-0")
-    size.add_argument("--games", type=int, help="complete games")
+    size.add_argument("--hands", type=POSITIVE, help="independent single hands from 0-0")
+    size.add_argument("--games", type=POSITIVE, help="complete games")
     sim.add_argument("--seed", type=int, required=True)
     sim.add_argument("--rules", default="standard", help=f"preset ({', '.join(PRESETS)}) or a .toml/.json file")
     sim.add_argument("--player", action="append", help="player name: once for all seats, twice (0+2, 1+3) or 4 times")
     sim.add_argument("--records", help="write every hand as JSON Lines (RECORDS.md) to this file")
-    sim.add_argument("--hand-cap", type=int, help="stop games after this many hands as unfinished (overrides the rules)")
-    sim.add_argument("--batch-size", type=int, default=DEFAULT_BATCH, help="tables per batch (results do not depend on it)")
+    sim.add_argument("--hand-cap", type=POSITIVE, help="stop games after this many hands as unfinished (overrides the rules)")
+    sim.add_argument("--batch-size", type=POSITIVE, default=DEFAULT_BATCH, help="tables per batch (results do not depend on it)")
     sim.add_argument("--max-hands", type=_max_hands, default=MAX_HANDS, help=MAX_HANDS_HELP)
     sim.set_defaults(func=_simulate)
 
     bench = sub.add_parser("bench", help="measure hands/s and peak memory of the named workloads")
     bench.add_argument("--json", action="store_true", help="print one JSON object keyed by workload")
     bench.add_argument("--workload", action="append", help="run only this workload (repeatable)")
-    bench.add_argument("--hands", type=int, help="hands per workload (default: each workload's own)")
+    bench.add_argument("--hands", type=POSITIVE, help="hands per workload (default: each workload's own)")
     bench.add_argument("--seed", type=int, default=0)
     bench.set_defaults(func=_bench)
 
@@ -220,17 +231,17 @@ def build_parser() -> argparse.ArgumentParser:
     tour = sub.add_parser("tournament", help="round robin of entrants in resumable seeded chunks; tables in --out")
     tour.add_argument("--entrant", action="append", required=True, help="player name (repeat; at least 2)")
     tsize = tour.add_mutually_exclusive_group(required=True)
-    tsize.add_argument("--games", type=int, help="complete games per pairing")
-    tsize.add_argument("--hands", type=int, help="independent single hands from 0-0 per pairing")
+    tsize.add_argument("--games", type=POSITIVE, help="complete games per pairing")
+    tsize.add_argument("--hands", type=POSITIVE, help="independent single hands from 0-0 per pairing")
     tour.add_argument("--seed", type=int, required=True)
     tour.add_argument("--out", required=True, help="results directory; running again resumes it")
     tour.add_argument("--rules", default="standard", help=f"preset ({', '.join(PRESETS)}) or a .toml/.json file")
-    tour.add_argument("--hand-cap", type=int, help="stop games after this many hands as unfinished")
+    tour.add_argument("--hand-cap", type=POSITIVE, help="stop games after this many hands as unfinished")
     tour.add_argument("--duplicate", action="store_true", help="play every game id twice, partnerships swapped")
-    tour.add_argument("--workers", type=int, default=0, help="local worker processes (default: all cores)")
+    tour.add_argument("--workers", type=NON_NEGATIVE, default=0, help="local worker processes (default: all cores)")
     tour.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://HOST:8786 (instead of local workers)")
-    tour.add_argument("--chunk-games", type=int, default=DEFAULT_CHUNK_GAMES, help="game ids per chunk (the unit of resumption)")
-    tour.add_argument("--batch-size", type=int, default=DEFAULT_BATCH, help="tables per batch (results do not depend on it)")
+    tour.add_argument("--chunk-games", type=POSITIVE, default=DEFAULT_CHUNK_GAMES, help="game ids per chunk (the unit of resumption)")
+    tour.add_argument("--batch-size", type=POSITIVE, default=DEFAULT_BATCH, help="tables per batch (results do not depend on it)")
     tour.add_argument("--max-hands", type=_max_hands, default=MAX_HANDS, help=MAX_HANDS_HELP)
     tour.add_argument("--no-hands", action="store_true", help="no per-hand table: flat memory, disk grows with games only")
     tour.add_argument("--records", action="store_true", help="also write every hand to records.jsonl (RECORDS.md)")
@@ -246,7 +257,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="the main job: a default match, results and plots in --out")
     run.add_argument("--out", default="results/default")
-    run.add_argument("--games", type=int, default=2000)
+    run.add_argument("--games", type=POSITIVE, default=2000)
     run.add_argument("--seed", type=int, default=1)
     run.set_defaults(func=_run)
     return parser
@@ -257,7 +268,40 @@ def _show_warning(message: Warning | str, category: type[Warning], *args: Any, *
     print(f"spades-lab: warning: {message}", file=sys.stderr)
 
 
+EXIT_USAGE = 2
+"""Bad input: arguments, rules, positions, player names, paths (also argparse's own errors)."""
+EXIT_RUNTIME = 1
+"""The input was fine but the run failed: a policy error, a full disk, a worker that died, a bug."""
+EXIT_INTERRUPTED = 130
+"""Ctrl-C (128 + SIGINT)."""
+EXIT_CLOSED_PIPE = 141
+"""The reader of stdout went away (`... | head -1`): 128 + SIGPIPE, as for any Unix filter, silently."""
+
+
+def _error(message: object, code: int) -> int:
+    print(f"spades-lab: error: {message}", file=sys.stderr)
+    return code
+
+
+def _os_error(exc: OSError) -> str:
+    where = f": {exc.filename}" if exc.filename else ""
+    return f"{exc.strerror or exc}{where}"
+
+
+def _quiet_stdout() -> None:
+    """After a closed pipe, point stdout at /dev/null so the interpreter's final flush stays silent."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; every failure is one `spades-lab: error:` line and an exit code, never a traceback.
+
+    Set SPADES_LAB_TRACEBACK=1 to get the traceback of an unexpected error.
+    """
     args = build_parser().parse_args(argv)
     with warnings.catch_warnings():
         warnings.showwarning = _show_warning
@@ -265,11 +309,30 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run_command(args: argparse.Namespace) -> int:
+    from spades_lab.tournament.errors import ChunkError, TournamentError
+
     try:
-        return args.func(args)
-    except (RulesError, PolicyNameError, PolicyError, RecordError, ValueError, FileNotFoundError) as exc:
-        print(f"spades-lab: error: {exc}", file=sys.stderr)
-        return 2
+        code = args.func(args)
+        sys.stdout.flush()  # inside the try: a closed pipe must surface here, not at interpreter exit
+        return code
+    except KeyboardInterrupt:
+        print("\nspades-lab: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _quiet_stdout()
+        return EXIT_CLOSED_PIPE
+    except (PolicyError, NoLegalActionError, ChunkError) as exc:
+        return _error(exc, EXIT_RUNTIME)
+    except (RulesError, PolicyNameError, RecordError, TournamentError, ValueError) as exc:
+        return _error(exc, EXIT_USAGE)
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, FileExistsError) as exc:
+        return _error(_os_error(exc), EXIT_USAGE)
+    except OSError as exc:  # a full disk, no permission, ...
+        return _error(_os_error(exc), EXIT_RUNTIME)
+    except Exception as exc:
+        if os.environ.get("SPADES_LAB_TRACEBACK"):
+            raise
+        return _error(f"internal error: {type(exc).__name__}: {exc} (SPADES_LAB_TRACEBACK=1 shows where)", EXIT_RUNTIME)
 
 
 if __name__ == "__main__":

@@ -356,3 +356,139 @@ def test_a_corrupt_manifest_is_named(tmp_path, content, capsys) -> None:
                  "--out", str(out), "--quiet"])  # fmt: skip
     err = capsys.readouterr().err
     assert code == 2 and "manifest.json" in err and "Traceback" not in err
+
+
+# --------------------------------------------------------------------------- command line errors and exit codes
+
+
+def _cli(*args: str, **kw):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    return subprocess.run([sys.executable, "-m", "spades_lab.cli", *args], env=env, capture_output=True, text=True,
+                          timeout=300, **kw)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["simulate", "--games", "2", "--seed", "1", "--batch-size", "0"], "--batch-size: "),
+        (["simulate", "--games", "0", "--seed", "1"], "--games: "),
+        (["simulate", "--hands", "-3", "--seed", "1"], "--hands: "),
+        (["tournament", "--entrant", "random", "--entrant", "counting+tips", "--games", "2", "--seed", "1",
+          "--out", "x", "--chunk-games", "0"], "--chunk-games: "),
+    ],
+)  # fmt: skip
+def test_bad_numbers_are_usage_errors(capsys, args, message) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(args)
+    assert info.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_library_counts_are_checked_too() -> None:
+    from spades_lab.engine import simulate_hands
+
+    with pytest.raises(ValueError, match="batch_size = 0"):
+        next(simulate_games(Rules(), make_players(["random"]), 5, seed=1, batch_size=0))
+    with pytest.raises(ValueError, match="0 or more"):
+        next(simulate_hands(Rules(), make_players(["random"]), -1, seed=1))
+
+
+def test_input_errors_exit_2_with_one_line_naming_the_file(tmp_path, capsys) -> None:
+    folder = tmp_path / "folder.toml"
+    folder.mkdir()
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    a_file = tmp_path / "taken"
+    a_file.write_text("x")
+    cases = [
+        (["simulate", "--games", "1", "--seed", "1", "--rules", str(folder)], "is a directory"),
+        (["simulate", "--games", "1", "--seed", "1", "--rules", str(broken)], "broken.json"),
+        (["decide", "--player", "random", "--position", str(tmp_path)], "is a directory"),
+        (["decide", "--player", "random", "--position", str(broken)], "broken.json is not valid JSON"),
+        (["decide", "--player", "random", "--position", str(tmp_path / "none.json")], "does not exist"),
+        (["tournament", "--entrant", "random", "--entrant", "counting+tips", "--games", "2", "--seed", "1",
+          "--out", str(a_file), "--quiet"], "is a file"),
+        (["plot", str(tmp_path / "nothing-here")], "nothing-here"),
+        (["simulate", "--games", "1", "--seed", "1", "--player", "nobody"], "nobody"),
+        (["simulate", "--games", "1", "--seed", "1", "--rules", "no-such-preset"], "no-such-preset"),
+    ]  # fmt: skip
+    for args, message in cases:
+        assert main(args) == 2, args
+        err = capsys.readouterr().err
+        assert err.startswith("spades-lab: error:") and message in err and err.count("\n") == 1, (args, err)
+
+
+def test_a_full_disk_is_a_runtime_error_and_leaves_no_half_file(tmp_path, capsys, monkeypatch) -> None:
+    import errno
+
+    from spades_lab.engine import records
+
+    def full(self, text: str) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(self.tmp))
+
+    monkeypatch.setattr(records.AtomicFile, "write", full)
+    assert main(["simulate", "--games", "3", "--seed", "1", "--records", str(tmp_path / "g.jsonl")]) == 1
+    err = capsys.readouterr().err
+    assert "No space left on device" in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_unexpected_error_is_one_line_and_exit_1(capsys, monkeypatch) -> None:
+    import spades_lab.cli as cli
+
+    def broken(args):
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.setattr(cli, "_policies", broken)
+    monkeypatch.delenv("SPADES_LAB_TRACEBACK", raising=False)
+    parser = cli.build_parser()
+    args = parser.parse_args(["policies"])
+    args.func = broken
+    assert cli._run_command(args) == 1
+    err = capsys.readouterr().err
+    assert "internal error: ZeroDivisionError: boom" in err and "Traceback" not in err
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    # `spades-lab simulate ... | head -1`: the reader is gone before the summary is written.
+    args = ["simulate", "--hands", "200", "--seed", "1"]
+    proc = subprocess.Popen([sys.executable, "-m", "spades_lab.cli", *args], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)  # fmt: skip
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    code = proc.wait(timeout=120)
+    assert err == "" and code == 141
+
+
+def test_ctrl_c_exits_130(tmp_path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    records = tmp_path / "g.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "spades_lab.cli", "simulate", "--games", "100000", "--seed", "1",
+                             "--batch-size", "1", "--records", str(records)], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    deadline = time.time() + 120
+    while time.time() < deadline and not any(tmp_path.iterdir()):
+        time.sleep(0.2)  # the temporary records file appears once the run has started
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []  # the half-written records were removed, nothing was put in place

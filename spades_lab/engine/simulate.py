@@ -344,10 +344,18 @@ def _check_players(rules: Rules, policies: Sequence[Policy]) -> list[Policy]:
     return policies
 
 
+def _check_counts(n: int, batch_size: int) -> None:
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
+        raise ValueError(f"the number of hands or games must be 0 or more, got {n!r}")
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int | np.integer) or batch_size < 1:
+        raise ValueError(f"batch_size = {batch_size!r} is impossible; allowed: at least 1 table")
+
+
 def simulate_hands(
     rules: Rules, policies: Sequence[Policy], n_hands: int, seed: int, batch_size: int = DEFAULT_BATCH, start: int = 0
 ) -> Iterator[HandLog]:
     """Independent single hands from 0-0 scores; hand i is the first hand of game i of the same seed."""
+    _check_counts(n_hands, batch_size)
     policies = _check_players(rules, policies)
     root = rng.seed_key(seed)
     for lo in range(start, start + n_hands, batch_size):
@@ -372,6 +380,7 @@ def simulate_games(
     """
     if max_hands is not None and (isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 1):
         raise ValueError(f"max_hands = {max_hands!r} is impossible; allowed: None or at least 1 hand")
+    _check_counts(n_games, batch_size)
     stopped = 0
     policies = _check_players(rules, policies)
     root = rng.seed_key(seed)

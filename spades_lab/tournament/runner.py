@@ -152,6 +152,10 @@ def tournament(
     if (games is None) == (hands is None):
         raise TournamentError("give exactly one of games (complete games) or hands (independent hands)")
     count = int(games if games is not None else hands)
+    for name, value, least in (("games" if games is not None else "hands", count, 1), ("batch_size", batch_size, 1),
+                               ("chunk_games", chunk_games, 1), ("workers", workers, 1)):  # fmt: skip
+        if value < least:
+            raise TournamentError(f"{name} = {value} is impossible; allowed: at least {least}")
     rules = load_rules(rules)
     names = _entrant_names(entrants)
     if scheduler is None and workers > 1:
