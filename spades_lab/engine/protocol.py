@@ -34,6 +34,8 @@ class Policy(Protocol):
 #   blind(view: BlindView) -> bool array      (blind nil allowed; a policy without it never bids blind)
 #   exchange(view: ExchangeView) -> uint64 masks of exactly view.cards cards (blind-nil exchange)
 #   draft(view: DraftView) -> bool array      (Duel: True keeps the top card)
+#   decider(method: str) -> object            (the object that really makes decision `method`; seats whose
+#                                              deciders are one object are asked in one batch, as `Player` does)
 
 
 class PolicyError(RuntimeError):

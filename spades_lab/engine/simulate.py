@@ -81,31 +81,46 @@ class HandLog:
 
 
 class _Seating:
-    """Which policy acts for each seat, grouped once per hand: seats sharing a policy object are asked together."""
+    """Which object decides for each seat, grouped once per hand: seats whose decider is the same
+    object are asked together, in one view.
+
+    A policy may name, per decision, the object that really makes it (`decider(method)`, as a
+    `Player` does with its parts), so players that share a play part (`counting+tips` and
+    `cautious+tips`) play every card of a mixed game as one batch.
+    """
 
     def __init__(self, policies: Sequence[Policy]) -> None:
-        self.distinct: list[Policy] = []
-        group_of_seat = []
-        for policy in policies:
-            known = next((g for g, p in enumerate(self.distinct) if p is policy), None)
-            if known is None:
-                self.distinct.append(policy)
-                known = len(self.distinct) - 1
-            group_of_seat.append(known)
-        self.group_of_seat = np.array(group_of_seat, dtype=np.int64)
+        self.policies = list(policies)
+        self._by_method: dict[str, tuple[list[Policy], np.ndarray]] = {}
 
-    def groups(self, actor: np.ndarray) -> list[tuple[Policy, np.ndarray | None]]:
-        """(policy, table rows) per policy acting now; rows None when one policy acts at every table."""
-        if len(self.distinct) == 1:
-            return [(self.distinct[0], None)]
-        group = self.group_of_seat[actor]
+    def _grouping(self, method: str) -> tuple[list[Policy], np.ndarray]:
+        known = self._by_method.get(method)
+        if known is None:
+            distinct: list[Policy] = []
+            group_of_seat = []
+            for policy in self.policies:
+                decider = policy.decider(method) if hasattr(policy, "decider") else policy
+                g = next((g for g, d in enumerate(distinct) if d is decider), None)
+                if g is None:
+                    distinct.append(decider)
+                    g = len(distinct) - 1
+                group_of_seat.append(g)
+            known = self._by_method[method] = (distinct, np.array(group_of_seat, dtype=np.int64))
+        return known
+
+    def groups(self, method: str, actor: np.ndarray) -> list[tuple[Policy, np.ndarray | None]]:
+        """(decider, table rows) per decider acting now; rows None when one decider acts at every table."""
+        distinct, group_of_seat = self._grouping(method)
+        if len(distinct) == 1:
+            return [(distinct[0], None)]
+        group = group_of_seat[actor]
         if len(group) and (group == group[0]).all():
-            return [(self.distinct[int(group[0])], None)]
-        return [(policy, np.flatnonzero(group == g)) for g, policy in enumerate(self.distinct)]
+            return [(distinct[int(group[0])], None)]
+        return [(policy, np.flatnonzero(group == g)) for g, policy in enumerate(distinct)]
 
 
 def _decide(
-    policies: _Seating, state: State, view_cls: type, ask: Callable, context: ViewContext, dtype: type
+    policies: _Seating, state: State, method: str, view_cls: type, ask: Callable, context: ViewContext, dtype: type
 ) -> np.ndarray:
     """Ask each seat's policy at this decision point, for the tables where a seat acts."""
     actor, decision = state.to_act, state.decision
@@ -113,7 +128,7 @@ def _decide(
     actions = np.zeros(len(actor), dtype=dtype)
     base_rows = None if acting.all() else np.flatnonzero(acting)
     seats = actor if base_rows is None else actor[base_rows]
-    for policy, rows in policies.groups(seats):
+    for policy, rows in policies.groups(method, seats):
         if rows is None:
             answer = ask(policy, view_cls(state, base_rows, seats, decision, context))
             if base_rows is None:
@@ -126,14 +141,14 @@ def _decide(
     return actions
 
 
-_ASK: dict[Phase, tuple[type, Callable, type]] = {
-    Phase.DRAFT: (DraftView, ask_draft, np.bool_),
-    Phase.BLIND: (BlindView, ask_blind, np.bool_),
-    Phase.BID: (BidView, ask_bids, np.int64),
-    Phase.EXCHANGE: (ExchangeView, ask_exchange, np.uint64),
-    Phase.PLAY: (PlayView, ask_plays, np.int64),
+_ASK: dict[Phase, tuple[str, type, Callable, type]] = {
+    Phase.DRAFT: ("draft", DraftView, ask_draft, np.bool_),
+    Phase.BLIND: ("blind", BlindView, ask_blind, np.bool_),
+    Phase.BID: ("bid", BidView, ask_bids, np.int64),
+    Phase.EXCHANGE: ("exchange", ExchangeView, ask_exchange, np.uint64),
+    Phase.PLAY: ("play", PlayView, ask_plays, np.int64),
 }
-"""Per phase: the view a policy gets, the check of its answer, and the answer's dtype."""
+"""Per phase: the policy method, the view it gets, the check of its answer, and the answer's dtype."""
 
 
 def play_hand(
@@ -156,8 +171,8 @@ def play_hand(
     state = State(rules, game_id, hand_number, hand_keys, dealer, scores, bags, deal=deal, deck=deck)
     context = ViewContext(rules, state.deck)
     while not state.done:
-        view_cls, ask, dtype = _ASK[state.point[0]]
-        state.apply(_decide(seating, state, view_cls, ask, context, dtype))
+        method, view_cls, ask, dtype = _ASK[state.point[0]]
+        state.apply(_decide(seating, state, method, view_cls, ask, context, dtype))
     result = state.score()
     after = scores + result.points
     over, winner, unfinished = game_end(rules, after, hand_number + 1)
