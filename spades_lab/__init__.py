@@ -3,15 +3,16 @@
 __version__ = "0.1.0"  # first: submodules read it while the package is still importing
 
 from spades_lab.cards import STANDARD_DECK, Deck, parse_card, parse_cards
-from spades_lab.engine import HandLog, Policy, PolicyError, simulate_games, simulate_hands
-from spades_lab.policies import Player, from_functions, make_player, make_players
-from spades_lab.policies.counting import count_tricks
+from spades_lab.engine import HandLog, Policy, PolicyError, masks, simulate_games, simulate_hands
+from spades_lab.policies import Player, bid_policy, from_functions, make_player, make_players, play_policy
+from spades_lab.policies.check import PolicyCheckError, check_policy
+from spades_lab.policies.counting import count_tricks, count_tricks_batch
 from spades_lab.policies.decide import decide
 from spades_lab.rules import PRESETS, Rules, RulesError, load_rules, preset
 from spades_lab.tournament import TournamentResult, tournament
 
 __all__ = [
     "PRESETS", "STANDARD_DECK", "Deck", "HandLog", "Player", "Policy", "PolicyError", "Rules", "RulesError",
-    "count_tricks", "decide", "from_functions", "load_rules", "make_player", "make_players", "parse_card", "parse_cards",
+    "PolicyCheckError", "bid_policy", "check_policy", "count_tricks", "count_tricks_batch", "decide", "masks", "play_policy", "from_functions", "load_rules", "make_player", "make_players", "parse_card", "parse_cards",
     "preset", "simulate_games", "simulate_hands", "tournament", "TournamentResult",
 ]  # fmt: skip

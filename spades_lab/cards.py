@@ -96,8 +96,9 @@ class Deck:
         suit_masks = np.zeros(4, dtype=np.uint64)
         for card_id, suit in enumerate(suit_of):
             suit_masks[suit] |= np.uint64(1) << np.uint64(card_id)
-        suit_of.setflags(write=False)
-        suit_masks.setflags(write=False)
+        # immutable buffers: no policy can make a deck's arrays writable again through `view.deck`
+        suit_of = np.frombuffer(suit_of.tobytes(), dtype=np.int8)
+        suit_masks = np.frombuffer(suit_masks.tobytes(), dtype=np.uint64)
         return cls(name, cards, suit_of, suit_masks, {c: i for i, c in enumerate(cards)})
 
     def card_id(self, label: str) -> int:

@@ -20,6 +20,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -265,7 +266,7 @@ def test_bad_entrants_fail_before_any_work(tmp_path) -> None:
     with pytest.raises(TournamentError, match="differ"):
         run(tmp_path / "b", ["random", "random"])
     lam = Player(make_player("random").bidder, make_player("random").player, label="lam")
-    object.__setattr__(lam, "drafter", lambda view: None)
+    object.__setattr__(lam, "drafter", threading.Lock())  # a lambda travels (cloudpickle); a lock cannot
     with pytest.raises(TournamentError, match="cannot be sent to worker processes"):
         run(tmp_path / "c", ["random", lam], workers=2)
     assert not (tmp_path / "a").exists()

@@ -13,11 +13,10 @@ from typing import Any
 import numpy as np
 
 from spades_lab.cards import Deck, deck_for
-from spades_lab.engine import kernels
 from spades_lab.engine.bits import BIT
 from spades_lab.engine.records import RecordError
-from spades_lab.engine.simulate import _first_leader, _HandState, _legal_bids
-from spades_lab.engine.views import BidView, PlayView
+from spades_lab.engine.state import Phase, State, first_bidder
+from spades_lab.engine.views import BidView, PlayView, ViewContext
 from spades_lab.rules import Rules, load_rules
 
 
@@ -97,7 +96,7 @@ def _hands(position: dict[str, Any], deck: Deck, seats: int) -> tuple[np.ndarray
     return masks[None, :], shown
 
 
-def position_view(position: dict[str, Any], rules: Rules | str | dict | None = None):
+def position_view(position: dict[str, Any], rules: Rules | str | dict | None = None) -> BidView | PlayView:
     """The BidView or PlayView (one table) of the seat to act in `position`.
 
     `hands` are the cards held when the first trick was led (after any exchange); blind-nil
@@ -111,47 +110,47 @@ def position_view(position: dict[str, Any], rules: Rules | str | dict | None = N
     seats = rules.players
     dealer = np.array([int(position.get("dealer", 0))])
     deal, shown = _hands(position, deck, seats)
-    state = _HandState(
-        rules, deck, np.array([int(position.get("game", 0))]), np.array([int(position.get("hand", 0))]),
+    state = State(
+        rules, np.array([int(position.get("game", 0))]), np.array([int(position.get("hand", 0))]),
         np.zeros(1, dtype=np.uint64), dealer,
         np.array([position.get("score_before", [0, 0])], dtype=np.int64),
         np.array([position.get("bags_before", [0, 0])], dtype=np.int64),
-        deal=deal,
+        deal=deal, deck=deck,
     )  # fmt: skip
     bids = position.get("bids") or [None] * seats
     if len(bids) != seats:
         raise RecordError(f"a position of this game needs {seats} bids (null for not yet), got {len(bids)}")
-    state.bids[0] = [-1 if b is None else int(b) for b in bids]
-    state.blind[0] = position.get("blind") or [False] * seats
-    first_bidder = int(dealer[0]) if rules.first_bidder == "dealer" else (int(dealer[0]) + 1) % seats
-    order = [(first_bidder + k) % seats for k in range(seats)]
-    made = [seat for seat in order if state.bids[0, seat] >= 0]
+    bid_row = np.array([[-1 if b is None else int(b) for b in bids]], dtype=np.int64)
+    blind_row = np.array([position.get("blind") or [False] * seats], dtype=bool)
+    first = int(first_bidder(rules, dealer)[0])
+    order = [(first + k) % seats for k in range(seats)]
+    made = [seat for seat in order if bid_row[0, seat] >= 0]
     if made != order[: len(made)]:
-        raise RecordError(f"bids must be made in order from seat {first_bidder}; got {bids}")
+        raise RecordError(f"bids must be made in order from seat {first}; got {bids}")
     plays = position.get("plays", [])
-    if len(made) < seats:
-        if plays:
-            raise RecordError("a position with plays must have every bid")
-        actor = np.array([order[len(made)]])
-        state.legal_bids = _legal_bids(state, actor)
-        return _expect(position, BidView(state, None, actor, len(made)), shown)
-    _first_leader(state)
+    if len(made) < seats and plays:
+        raise RecordError("a position with plays must have every bid")
+    state.set_bids(bid_row, blind_row)
+    context = ViewContext(rules, deck)
+    if state.point[0] == Phase.BLIND:  # a position asks for the bid itself, blind or not
+        state.apply(np.zeros(1, dtype=bool))
+    if state.point[0] == Phase.BID:
+        return _expect(position, BidView(state, None, state.to_act.copy(), state.decision, context), shown)
     for step, (seat, card) in enumerate(plays):
-        actor = state.prepare_play(step)
-        if int(actor[0]) != int(seat):
-            raise RecordError(f"play {step} ({card}) is by seat {seat}, but seat {int(actor[0])} is to play")
+        actor = int(state.to_act[0])
+        if actor != int(seat):
+            raise RecordError(f"play {step} ({card}) is by seat {seat}, but seat {actor} is to play")
         cid = np.array([deck.card_id(card)])
-        if not kernels.is_legal_card(state.legal, cid)[0]:
+        if not state.is_legal_play(cid)[0]:
             legal = " ".join(deck.labels(int(state.legal[0])))
             raise RecordError(f"play {step}: {card} by seat {seat} is not legal; legal: {legal}")
-        state.apply_play(step, actor, cid)
-    if len(plays) >= 13 * seats:
+        state.apply(cid)
+    if state.done:
         raise RecordError("the hand is over: no seat is to act")
-    step = len(plays)
-    return _expect(position, PlayView(state, None, state.prepare_play(step), 4 + step), shown)
+    return _expect(position, PlayView(state, None, state.to_act.copy(), state.decision, context), shown)
 
 
-def _expect(position: dict[str, Any], view, shown: np.ndarray):
+def _expect(position: dict[str, Any], view: BidView | PlayView, shown: np.ndarray) -> BidView | PlayView:
     """The acting seat's own 13 cards must be in the position: a decision on made-up cards means nothing."""
     seat = int(view.seat[0])
     to_act = position.get("to_act")

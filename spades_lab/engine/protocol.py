@@ -34,6 +34,8 @@ class Policy(Protocol):
 #   blind(view: BlindView) -> bool array      (blind nil allowed; a policy without it never bids blind)
 #   exchange(view: ExchangeView) -> uint64 masks of exactly view.cards cards (blind-nil exchange)
 #   draft(view: DraftView) -> bool array      (Duel: True keeps the top card)
+#   decider(method: str) -> object            (the object that really makes decision `method`; seats whose
+#                                              deciders are one object are asked in one batch, as `Player` does)
 
 
 class PolicyError(RuntimeError):
@@ -64,7 +66,7 @@ def _require_options(view, any_legal: np.ndarray, what: str) -> None:
 
 
 def _fail(policy: Policy, view, row: int, what: str, legal: str) -> PolicyError:
-    seat, table, hand = int(view._seat[row]), int(view.tables[row]), int(view.hand_number[row])
+    seat, table, hand = int(view.seat[row]), int(view.tables[row]), int(view.hand_number[row])
     return PolicyError(
         f"policy {policy.name!r} at seat {seat}, table {table} (hand {hand}): {what}; legal: {legal}",
         policy=policy.name,
@@ -93,8 +95,7 @@ def _ask(policy: Policy, method: str, view, doing: str, legal: Callable[[int], s
     return actions.astype(np.int64, copy=False) if dtype is np.integer else actions
 
 
-def _bid_options(view: BidView) -> Callable[[int], str]:
-    legal = view.legal_bids
+def _bid_options(legal: np.ndarray) -> Callable[[int], str]:
     return lambda row: ("nil (0), " if legal[row, 0] else "") + ", ".join(str(b) for b in np.flatnonzero(legal[row]) if b)
 
 
@@ -103,10 +104,10 @@ def _card_options(view, mask: np.ndarray) -> Callable[[int], str]:
 
 
 def ask_bids(policy: Policy, view: BidView) -> np.ndarray:
-    _require_options(view, view.legal_bids.any(axis=1), "bid")
-    options = _bid_options(view)
+    legal = view.legal_bids.copy()  # checked against our copy: the policy may scribble on its view
+    _require_options(view, legal.any(axis=1), "bid")
+    options = _bid_options(legal)
     bids = _ask(policy, "bid", view, "bidding", options, np.integer)
-    legal = view.legal_bids
     in_range = (bids >= 0) & (bids < legal.shape[1])
     ok = in_range & legal[np.arange(len(bids)), np.where(in_range, bids, 0)]
     if not ok.all():
@@ -116,7 +117,7 @@ def ask_bids(policy: Policy, view: BidView) -> np.ndarray:
 
 
 def ask_plays(policy: Policy, view: PlayView) -> np.ndarray:
-    legal = view.legal
+    legal = view.legal.copy()  # checked against our copy: the policy may scribble on its view
     _require_options(view, legal != 0, "card")
     options = _card_options(view, legal)
     cards = _ask(policy, "play", view, "playing", options, np.integer)
@@ -147,14 +148,16 @@ def ask_exchange(policy: Policy, view: ExchangeView) -> np.ndarray:
             f"policy {policy.name!r} has no exchange decision, which blind_nil_exchange = {view.cards} needs",
             policy=policy.name,
         )
-    hand = view.hand
+    hand = view.hand.copy()
     held = _card_options(view, hand)
 
+    cards = view.cards
+
     def options(row: int) -> str:
-        return f"exactly {view.cards} card(s) of {held(row)}"
+        return f"exactly {cards} card(s) of {held(row)}"
 
     passed = _ask(policy, "exchange", view, "passing cards", options, np.uint64)
-    ok = ((passed & ~hand) == 0) & (np.bitwise_count(passed) == view.cards)
+    ok = ((passed & ~hand) == 0) & (np.bitwise_count(passed) == cards)
     if not ok.all():
         row = int(np.argmin(ok))
         raise _fail(policy, view, row, f"passed {' '.join(view.deck.labels(int(passed[row]))) or 'nothing'}", options(row))

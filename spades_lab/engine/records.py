@@ -20,6 +20,7 @@ from spades_lab.cards import Deck, deck_for
 from spades_lab.engine import rng
 from spades_lab.engine.protocol import PolicyError
 from spades_lab.engine.simulate import HandLog, play_hand
+from spades_lab.engine.state import FIRST_PLAY_DECISION
 from spades_lab.engine.views import BidView, BlindView, ExchangeView, PlayView
 from spades_lab.rules import Rules, load_rules
 
@@ -225,11 +226,15 @@ class _Script:
 
     name = "record"
 
-    def __init__(self, bids: np.ndarray, blind: np.ndarray, passed: np.ndarray, plays: np.ndarray) -> None:
+    def __init__(
+        self, bids: np.ndarray, blind: np.ndarray, passed: np.ndarray, plays: np.ndarray, game: np.ndarray, hand: np.ndarray
+    ) -> None:
         self.bids_by_seat, self.blind_by_seat, self.passed, self.cards = bids, blind, passed, plays
+        self.row_of = {(int(g), int(h)): row for row, (g, h) in enumerate(zip(game, hand))}
 
     def _row(self, view) -> np.ndarray:
-        return view._rows if view._rows is not None else np.arange(len(view))
+        """The record of each table, found by its (game, hand): a view carries no batch row."""
+        return np.array([self.row_of[(int(g), int(h))] for g, h in zip(view.tables, view.hand_number)], dtype=np.int64)
 
     def blind(self, view: BlindView) -> np.ndarray:
         return self.blind_by_seat[self._row(view), view.seat]
@@ -241,7 +246,7 @@ class _Script:
         return self.passed[self._row(view), view.seat]
 
     def play(self, view: PlayView) -> np.ndarray:
-        return self.cards[self._row(view), view.decision - 4]
+        return self.cards[self._row(view), view.decision - FIRST_PLAY_DECISION]
 
 
 def _need(record: dict, key: str) -> Any:
@@ -281,12 +286,12 @@ def replay(records: list[dict[str, Any]], rules: Rules | str | dict | None = Non
             plays[i] = [deck.card_id(card) for _, card in recorded]
         except (ValueError, TypeError, IndexError) as exc:
             raise RecordError(f"record {i} (game {record.get('game')}, hand {record.get('hand')}): {exc}") from None
-    script = _Script(bids, blind, passed, plays)
     game = np.array([r.get("game", i) for i, r in enumerate(records)], dtype=np.int64)
+    hand = np.array([_need(r, "hand") for r in records], dtype=np.int64)
+    script = _Script(bids, blind, passed, plays, game, hand)
     try:
         return play_hand(
-            rules, [script] * p, game,
-            np.array([_need(r, "hand") for r in records], dtype=np.int64),
+            rules, [script] * p, game, hand,
             rng.derive(np.uint64(0), game),
             np.array([_need(r, "dealer") for r in records], dtype=np.int64),
             np.array([_need(r, "score_before") for r in records], dtype=np.int64).reshape(n, 2),

@@ -5,10 +5,20 @@ from spades_lab.policies import draft as _draft  # noqa: F401  (registers draft 
 from spades_lab.policies import play as _play  # noqa: F401  (registers tips and greedy)
 from spades_lab.policies.adapter import FunctionPolicy, from_functions
 from spades_lab.policies.baseline import RandomBid, RandomPlay
+from spades_lab.policies.counting import count_tricks, count_tricks_batch, nil_ok_batch
 from spades_lab.policies.player import Player
-from spades_lab.policies.registry import PolicyNameError, describe, make_player, make_players, register
+from spades_lab.policies.registry import (
+    PolicyNameError,
+    bid_policy,
+    describe,
+    make_player,
+    make_players,
+    play_policy,
+    register,
+)
 
 __all__ = [
-    "FunctionPolicy", "Player", "PolicyNameError", "RandomBid", "RandomPlay",
-    "describe", "from_functions", "make_player", "make_players", "register",
+    "FunctionPolicy", "Player", "PolicyNameError", "RandomBid", "RandomPlay", "bid_policy", "count_tricks",
+    "count_tricks_batch", "describe", "from_functions", "make_player", "make_players", "nil_ok_batch", "play_policy",
+    "register",
 ]  # fmt: skip

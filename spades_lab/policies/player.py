@@ -44,6 +44,18 @@ class Player:
             return self.bidder.name
         return f"{self.bidder.name}+{self.player.name}"
 
+    def decider(self, method: str) -> object:
+        """The part that makes decision `method`: the engine asks seats sharing a part together."""
+        if method == "bid" or (method == "blind" and hasattr(self.bidder, "blind")):
+            return self.bidder
+        if method == "play":
+            return self.player
+        if method == "draft" and self.drafter is not None:
+            return self.drafter
+        if method == "exchange" and self.exchanger is not None:
+            return self.exchanger
+        return self
+
     def bid(self, view: BidView) -> np.ndarray:
         return self.bidder.bid(view)
 

@@ -91,8 +91,34 @@ def _convert(entry: Entry, key: str, raw: str, field_type: str) -> Any:
         raise PolicyNameError(f"{entry.role} policy {entry.name!r}: parameter {key} needs a {field_type}, got {raw!r}") from None
 
 
+_BUILT: dict[tuple[str, str], Any] = {}
+
+
 def build_part(text: str, role: str) -> Any:
-    """One policy from `name`, `name(key=value, -flag)` or `name:no_flag`."""
+    """One policy from `name`, `name(key=value, -flag)` or `name:no_flag`.
+
+    The same text builds the same object once per process: registered parts are pure functions of
+    their view, so players that share a part (`counting+tips`, `cautious+tips`) share the object,
+    and the engine asks the seats of both players in one batch.
+    """
+    key = (role, " ".join(text.split()))
+    built = _BUILT.get(key)
+    if built is None:
+        built = _BUILT[key] = _build_part(text, role)
+    return built
+
+
+def bid_policy(name: str) -> Any:
+    """A bid part alone, e.g. `bid_policy("counting(margin=1)")`: combine parts with `Player(bid, play)`."""
+    return build_part(name, "bid")
+
+
+def play_policy(name: str) -> Any:
+    """A play part alone, e.g. `play_policy("tips(-duck_after_contract)")`."""
+    return build_part(name, "play")
+
+
+def _build_part(text: str, role: str) -> Any:
     head, *switches = text.strip().split(":")
     match = _PART.match(head)
     if not match:
@@ -101,7 +127,15 @@ def build_part(text: str, role: str) -> Any:
     entry = _REGISTRY.get((role, name))
     if entry is None:
         known = ", ".join(e.name for e in entries(role))
-        raise PolicyNameError(f"unknown {role} policy {name!r}; {role} policies: {known} (see `spades-lab policies`)")
+        other = [r for (r, n) in _REGISTRY if n == name]
+        hint = ""
+        if other and role == "bid" and "play" in other:
+            hint = f"; {name!r} is a play policy: name a bid part too (e.g. counting+{name}), or build the part alone with play_policy({name!r})"
+        elif other:
+            hint = f"; {name!r} is a {'/'.join(other)} policy"
+        raise PolicyNameError(
+            f"unknown {role} policy {name!r}; {role} policies: {known} (see `spades-lab policies`){hint}"
+        )
     items = [a.strip() for a in _split_top(args, ",")] if args and args.strip() else []
     for switch in switches:
         if not switch.startswith("no_"):

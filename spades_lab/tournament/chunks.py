@@ -14,6 +14,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Any
 
+import cloudpickle
 import numpy as np
 import pandas as pd
 
@@ -32,10 +33,26 @@ EntrantSpec = str | Player
 
 
 @dataclass(frozen=True)
+class ShippedPlayer:
+    """A player object packed by value with cloudpickle: classes and functions defined in a notebook
+    or in `__main__` travel with it, where plain pickle would send only their names, which a spawned
+    or Dask worker cannot find."""
+
+    payload: bytes
+
+    @classmethod
+    def pack(cls, player: Any) -> ShippedPlayer:
+        return cls(cloudpickle.dumps(player))
+
+    def unpack(self) -> Any:
+        return cloudpickle.loads(self.payload)
+
+
+@dataclass(frozen=True)
 class ChunkTask:
     chunk: Chunk
     rules: Rules
-    entrants: tuple[EntrantSpec, ...]
+    entrants: tuple[EntrantSpec | ShippedPlayer, ...]
     """Every entrant of the tournament, in order; the chunk names two by index."""
     names: tuple[str, ...]
     seed: int
@@ -77,11 +94,15 @@ class ChunkResult:
     """Rows, bytes and SHA-256 of each file written (for the manifest), once written."""
 
 
-_PLAYERS: dict[str, Player] = {}
+_PLAYERS: dict[str | bytes, Player] = {}
 
 
-def _player(spec: EntrantSpec) -> Player:
-    """Build a named player once per process; policies may precompute tables when built."""
+def _player(spec: EntrantSpec | ShippedPlayer) -> Player:
+    """Build (or unpack) a player once per process; policies may precompute tables when built."""
+    if isinstance(spec, ShippedPlayer):
+        if spec.payload not in _PLAYERS:
+            _PLAYERS[spec.payload] = spec.unpack()
+        return _PLAYERS[spec.payload]
     if not isinstance(spec, str):
         return spec
     if spec not in _PLAYERS:

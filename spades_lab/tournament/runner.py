@@ -9,7 +9,6 @@ number of workers and any chunk size.
 
 from __future__ import annotations
 
-import pickle
 import tempfile
 import time
 import warnings
@@ -24,7 +23,7 @@ from spades_lab import __version__
 from spades_lab.engine.simulate import DEFAULT_BATCH, MAX_HANDS, MaxHandsWarning
 from spades_lab.policies import Player, make_player
 from spades_lab.rules import Rules, load_rules
-from spades_lab.tournament.chunks import ChunkTask, EntrantSpec
+from spades_lab.tournament.chunks import ChunkTask, EntrantSpec, ShippedPlayer
 from spades_lab.tournament.errors import TournamentError
 from spades_lab.tournament.executors import execute
 from spades_lab.tournament.plan import DEFAULT_CHUNK_GAMES, Chunk, pairings, plan_chunks
@@ -50,16 +49,25 @@ def _entrant_names(entrants: Sequence[EntrantSpec]) -> list[str]:
     return names
 
 
-def _check_picklable(entrants: Sequence[EntrantSpec], names: list[str]) -> None:
+def _shipped(entrants: Sequence[EntrantSpec], names: list[str]) -> list[EntrantSpec | ShippedPlayer]:
+    """Entrant objects packed by value (cloudpickle), so that a policy defined in a notebook or in
+    `__main__` reaches spawned and Dask workers; checked by unpacking here, before any work."""
+    out: list[EntrantSpec | ShippedPlayer] = []
     for spec, name in zip(entrants, names):
-        if not isinstance(spec, str):
-            try:
-                pickle.dumps(spec)
-            except Exception as exc:
-                raise TournamentError(
-                    f"entrant {name!r} cannot be sent to worker processes ({exc}); give a registered player"
-                    " name, a Player built from module-level classes, or workers=1"
-                ) from None
+        if isinstance(spec, str):
+            out.append(spec)
+            continue
+        try:
+            shipped = ShippedPlayer.pack(spec)
+            shipped.unpack()
+        except Exception as exc:
+            raise TournamentError(
+                f"entrant {name!r} cannot be sent to worker processes ({type(exc).__name__}: {exc}). Fix: keep"
+                " no open files, locks, generators or live connections on the policy object (build them"
+                " lazily inside its methods), or define the policy in a module you import; or run with workers=1"
+            ) from None
+        out.append(shipped)
+    return out
 
 
 def _manifest(config: dict[str, Any], chunks: list[Chunk], names: list[str]) -> dict[str, Any]:
@@ -158,8 +166,7 @@ def tournament(
             raise TournamentError(f"{name} = {value} is impossible; allowed: at least {least}")
     rules = load_rules(rules)
     names = _entrant_names(entrants)
-    if scheduler is None and workers > 1:
-        _check_picklable(entrants, names)
+    shipped = _shipped(entrants, names) if scheduler is not None or workers > 1 else list(entrants)
     chunks = plan_chunks(len(names), count, duplicate, chunk_games)
     config = {
         "entrants": names, "rules": rules.to_dict(), "seed": int(seed), "unit": "games" if games is not None else "hands",
@@ -182,7 +189,7 @@ def tournament(
     if missing and stored is not None and stored.get("complete"):
         store.write_manifest(manifest)  # chunk files were removed: no longer complete until replayed
     template = ChunkTask(
-        missing[0] if missing else chunks[0], rules, tuple(entrants), tuple(names), int(seed),
+        missing[0] if missing else chunks[0], rules, tuple(shipped), tuple(names), int(seed),
         single_hands=hands is not None, batch_size=batch_size, store_hands=store_hands, records=records,
         version=__version__, write_to=None if scheduler is not None else str(store.root), max_hands=max_hands,
     )  # fmt: skip

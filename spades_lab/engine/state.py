@@ -1,0 +1,437 @@
+"""The public game state of a batch of tables during one hand, and its step function.
+
+A hand is a fixed schedule of decision points: in Duel 26 draft turns; then per bidder an
+optional blind-nil decision and a bid; then the blind-nil exchanges; then 13 plays per seat.
+Every table of a batch is at the same point of the schedule (lockstep), which is what keeps the
+engine batch-fast; a table that has nothing to decide at a point (no blind nil allowed, a blind
+nil bidder at the bid, no exchange) simply waits: its `to_act` is -1 there and the point is
+skipped entirely when no table acts.
+
+`State` is the engine's own object: it holds every hand, so it is never given to a policy (a
+policy gets a view built from it, see `spades_lab.engine.views`). It is public so that an RL
+loop, a search or a test can drive hands directly: `legal_action_mask()` and `step(actions)` in
+OpenSpiel's Spades numbering, or `apply(answers)` with the answers a policy returns.
+
+Action numbering (OpenSpiel Spades, 66 actions):
+
+- 0..51: a card, by engine card id. In the standard deck the id is suit * 13 + rank with suits
+  C, D, H, S and ranks 2..A, exactly OpenSpiel's numbering. In the jokers decks the id is still the
+  card's place in `deck.cards` (clubs, diamonds, hearts blocks without the removed deuces, then the
+  trump block weakest first: 3S .. AS, 2S, the promoted deuce, LJ, BJ), so `deck.cards[action]`
+  names the card in every deck.
+- 52: nil; 53..65: bids 1..13 (action = 52 + bid).
+- The blind-nil decision uses 52 (declare blind nil) and 53 (look at the cards first).
+- A Duel draft turn is the card taken: the top card (keep it) or the next one (discard the top).
+- A blind-nil exchange passes one card per step: `blind_nil_exchange` steps per giver.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+import numpy as np
+
+from spades_lab.cards import Deck, deck_for
+from spades_lab.engine import kernels, rng
+from spades_lab.engine.bits import BIT
+from spades_lab.engine.scoring import HandScore, score_hands
+from spades_lab.rules import Rules
+
+
+class Phase(IntEnum):
+    """What a table is deciding now."""
+
+    DRAFT = 0
+    BLIND = 1
+    BID = 2
+    EXCHANGE = 3
+    PLAY = 4
+    DONE = 5
+
+
+N_ACTIONS = 66
+NIL_ACTION = 52
+"""Action of a nil bid (and of declaring blind nil); bid b >= 1 is action 52 + b."""
+LOOK_ACTION = 53
+"""In the blind-nil decision: do not bid blind, look at the cards."""
+
+# Decision numbers name each decision's random stream (`view.uniform` draws from (key, decision)):
+# bids are 0..3, plays 4..55, and the optional phases sit apart so that adding one never shifts another.
+FIRST_PLAY_DECISION = 4
+BLIND_DECISION = 100
+"""Blind-nil decision of the k-th bidder: BLIND_DECISION + k."""
+EXCHANGE_DECISION = 110
+"""The partner's pass to the blind-nil bidder; the pass back is EXCHANGE_DECISION + 1."""
+DRAFT_DECISION = 200
+"""Duel draft turn t: DRAFT_DECISION + t."""
+
+FIRST_TRICK_MODES = {
+    "left_of_dealer": kernels.FIRST_TRICK_FREE,
+    "two_of_clubs": kernels.FIRST_TRICK_TWO_OF_CLUBS,
+    "lowest_clubs": kernels.FIRST_TRICK_LOWEST_CLUBS,
+}
+
+
+def bid_decision(k: int) -> int:
+    """Decision number of the k-th bid of a hand (0 = first bidder)."""
+    return k
+
+
+def play_decision(step: int) -> int:
+    """Decision number of play `step` (0 = the first card led)."""
+    return FIRST_PLAY_DECISION + step
+
+
+def base_bids(rules: Rules) -> np.ndarray:
+    """[14] bool: nil and min_bid..max_bid, before any side-contract limit."""
+    row = np.zeros(14, dtype=bool)
+    row[0] = True
+    row[rules.min_bid : rules.max_bid + 1] = True
+    return row
+
+
+def legal_bids(rules: Rules, bids: np.ndarray, actor: np.ndarray) -> np.ndarray:
+    """[n, 14] bids allowed for each acting seat: nil or min..max, within the side contract limits.
+
+    `bids` are the bids so far [n, seats] (-1: not yet); the partner's bid bounds the side contract.
+    """
+    n = len(actor)
+    legal = np.broadcast_to(base_bids(rules), (n, 14)).copy()
+    if rules.players == 4 and (rules.max_team_contract is not None or rules.min_team_contract):
+        partner_bid = bids[np.arange(n), (actor + 2) % 4]
+        has_bid = partner_bid >= 0
+        counted = np.maximum(partner_bid, 0)
+        numbers = np.arange(14)[None, :]
+        if rules.max_team_contract is not None:
+            legal[:, 1:] &= numbers[:, 1:] + counted[:, None] <= rules.max_team_contract
+        if rules.min_team_contract:
+            short = has_bid[:, None] & (numbers + counted[:, None] < rules.min_team_contract)
+            legal[:, 1:] &= ~short[:, 1:]
+            legal[:, 0] &= ~(has_bid & (counted < rules.min_team_contract))
+    return legal
+
+
+def first_bidder(rules: Rules, dealer: np.ndarray) -> np.ndarray:
+    return dealer if rules.first_bidder == "dealer" else (dealer + 1) % rules.players
+
+
+def _schedule(rules: Rules, draft: bool) -> list[tuple[Phase, int, int]]:
+    """(phase, decision number, index) of every decision point of a hand, in order.
+
+    The index is the draft turn, the bidder's place in the bidding order, the exchange pass
+    (side * 2 + 0 for the partner's pass, + 1 for the pass back) or the play step.
+    """
+    p = rules.players
+    points: list[tuple[Phase, int, int]] = []
+    if draft:
+        points += [(Phase.DRAFT, DRAFT_DECISION + t, t) for t in range(26)]
+    for k in range(p):
+        if rules.blind_nil:
+            points.append((Phase.BLIND, BLIND_DECISION + k, k))
+        points.append((Phase.BID, bid_decision(k), k))
+    if rules.blind_nil and rules.blind_nil_exchange:
+        for side in (0, 1):
+            points += [(Phase.EXCHANGE, EXCHANGE_DECISION + back, 2 * side + back) for back in (0, 1)]
+    points += [(Phase.PLAY, play_decision(step), step) for step in range(13 * p)]
+    return points
+
+
+class State:
+    """Every fact of one hand at a batch of tables; arrays share their first axis (tables).
+
+    Per-seat arrays are [n, seats] (4, or 2 in Duel), per-side arrays [n, 2] (side 0 = seats 0+2).
+    Scores and bags are the totals before this hand. Use `to_act`, `phase`, `legal_action_mask()`
+    and `step()` to drive it; `score()` once `done`.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        game_id: np.ndarray,
+        hand_number: np.ndarray,
+        hand_keys: np.ndarray,
+        dealer: np.ndarray,
+        scores: np.ndarray,
+        bags: np.ndarray,
+        deal: np.ndarray | None = None,
+        deck: Deck | None = None,
+    ) -> None:
+        n, p = len(game_id), rules.players
+        self.rules, self.players = rules, p
+        self.deck: Deck = deck or deck_for(rules.deck)
+        self.n = n
+        self.game_id, self.hand_number, self.dealer = game_id, hand_number, dealer
+        self.scores, self.bags = scores, bags
+        self.policy_key = rng.derive(hand_keys, rng.STREAM_POLICY)
+        self.drafted = deal is None and p == 2
+        if deal is not None:
+            self.hands = np.array(deal, dtype=np.uint64, copy=True)
+        elif p == 4:
+            self.hands = kernels.deal(hand_keys, np.uint64(rng.STREAM_DEAL))
+        else:
+            self.hands = np.zeros((n, 2), dtype=np.uint64)
+        self.stock = (
+            kernels.stock(hand_keys, np.uint64(rng.STREAM_DEAL)) if self.drafted else np.zeros((n, 0), np.int64)
+        )
+        self.discards = np.zeros((n, p), dtype=np.uint64)
+        self.draft_keep = np.zeros((n, 26 if self.drafted else 0), dtype=bool)
+        self.bids = np.full((n, p), -1, dtype=np.int64)
+        self.blind = np.zeros((n, p), dtype=bool)
+        self.received = np.zeros((n, p), dtype=np.uint64)
+        self.passed = np.zeros((n, p), dtype=np.uint64)
+        self.legal_bids = np.zeros((n, 14), dtype=bool)
+        self.plays = np.full((n, 13 * p), -1, dtype=np.int8)
+        self.play_seats = np.full((n, 13 * p), -1, dtype=np.int8)
+        self.trick_cards = np.full((n, p), -1, dtype=np.int64)
+        self.played = np.zeros(n, dtype=np.uint64)
+        self.led_suit = np.full(n, -1, dtype=np.int64)
+        self.win_card = np.full(n, -1, dtype=np.int64)
+        self.win_seat = np.full(n, -1, dtype=np.int64)
+        self.broken = np.zeros(n, dtype=bool)
+        self.tricks_won = np.zeros((n, p), dtype=np.int64)
+        self.leader = (dealer + 1) % p
+        self.legal = np.zeros(n, dtype=np.uint64)
+        """uint64 mask of the legal cards of the seat to play (PLAY), of the giver's hand (EXCHANGE)."""
+        self.dealt = self.hands.copy()
+        """[n, seats] each seat's cards before bidding (after the draft in Duel)."""
+        self.held = self.hands.copy()
+        """[n, seats] the cards held when the first trick was led (after any exchange)."""
+        self._suit_of = np.array(self.deck.suit_of, copy=True)
+        self._suit_masks = np.array(self.deck.suit_masks, copy=True)
+        self._points = _schedule(rules, self.drafted)
+        self._at = -1
+        self._pending = np.zeros(n, dtype=np.uint64)
+        self._pending_count = 0
+        self.to_act = np.full(n, -1, dtype=np.int64)
+        """The seat to act at each table now; -1 where this table has nothing to decide at this point."""
+        self._advance()
+
+    # --- where the hand is ----------------------------------------------------------------------
+
+    @property
+    def point(self) -> tuple[Phase, int, int]:
+        """(phase, decision number, index) of the current decision point; (DONE, -1, -1) at the end."""
+        return self._points[self._at] if self._at < len(self._points) else (Phase.DONE, -1, -1)
+
+    @property
+    def decision(self) -> int:
+        """The current decision number (names the random stream of `view.uniform`)."""
+        return self.point[1]
+
+    @property
+    def done(self) -> bool:
+        return self._at >= len(self._points)
+
+    @property
+    def cards_chosen(self) -> int:
+        """In an exchange driven by `step`: how many of the pass's cards are chosen so far."""
+        return self._pending_count
+
+    @property
+    def acting(self) -> np.ndarray:
+        """[n] True where a seat decides at this point."""
+        return self.to_act >= 0
+
+    @property
+    def phase(self) -> np.ndarray:
+        """[n] Phase per table: the current point's phase where a seat acts, else its next one (DONE at the end)."""
+        now = self.point[0]
+        out = np.full(self.n, int(now), dtype=np.int8)
+        if now != Phase.DONE:
+            waiting = ~self.acting
+            if waiting.any():
+                out[waiting] = int(self._next_phase())
+        return out
+
+    def _next_phase(self) -> Phase:
+        later = [ph for ph, _, _ in self._points[self._at + 1 :] if ph != self.point[0]]
+        return later[0] if later else Phase.DONE
+
+    # --- legal actions --------------------------------------------------------------------------
+
+    def legal_action_mask(self) -> np.ndarray:
+        """[n, 66] bool in OpenSpiel's numbering (see the module docstring); all False where nobody acts."""
+        mask = np.zeros((self.n, N_ACTIONS), dtype=bool)
+        phase, _, index = self.point
+        rows = np.flatnonzero(self.acting)
+        if phase == Phase.BID:
+            mask[rows, NIL_ACTION:] = self.legal_bids[rows]
+        elif phase == Phase.BLIND:
+            mask[rows, NIL_ACTION] = mask[rows, LOOK_ACTION] = True
+        elif phase == Phase.DRAFT:
+            mask[rows, self.stock[rows, 2 * index]] = True
+            mask[rows, self.stock[rows, 2 * index + 1]] = True
+        elif phase in (Phase.PLAY, Phase.EXCHANGE):
+            legal = self.legal[rows] & ~self._pending[rows] if phase == Phase.EXCHANGE else self.legal[rows]
+            mask[rows, :52] = ((legal[:, None] >> np.arange(52, dtype=np.uint64)) & np.uint64(1)).astype(bool)
+        return mask
+
+    # --- stepping -------------------------------------------------------------------------------
+
+    def step(self, actions: np.ndarray) -> None:
+        """Apply one action id per table (OpenSpiel numbering; ignored where `to_act` is -1).
+
+        Raises ValueError naming the first table whose action is not in `legal_action_mask()`.
+        """
+        actions = np.asarray(actions, dtype=np.int64)
+        if actions.shape != (self.n,):
+            raise ValueError(f"step needs one action per table, shape ({self.n},); got {actions.shape}")
+        mask = self.legal_action_mask()
+        rows = np.flatnonzero(self.acting)
+        ok = (actions[rows] >= 0) & (actions[rows] < N_ACTIONS)
+        ok &= mask[rows, np.clip(actions[rows], 0, N_ACTIONS - 1)]
+        if not ok.all():
+            bad = int(rows[np.argmin(ok)])
+            raise ValueError(
+                f"table {bad}: action {int(actions[bad])} is not legal in phase {self.point[0].name}; "
+                f"legal: {np.flatnonzero(mask[bad]).tolist()}"
+            )
+        phase, _, index = self.point
+        if phase == Phase.BID:
+            self.apply(np.where(actions >= NIL_ACTION, actions - NIL_ACTION, 0))
+        elif phase == Phase.BLIND:
+            self.apply(actions == NIL_ACTION)
+        elif phase == Phase.DRAFT:
+            self.apply(actions == self.stock[:, 2 * index])
+        elif phase == Phase.PLAY:
+            self.apply(actions)
+        else:  # one card of an exchange per step
+            pick = np.where(self.acting, BIT[np.clip(actions, 0, 63)], np.uint64(0))
+            self._pending |= pick
+            self._pending_count += 1
+            if self._pending_count == self.rules.blind_nil_exchange:
+                passed, self._pending = self._pending, np.zeros(self.n, dtype=np.uint64)
+                self._pending_count = 0
+                self.apply(passed)
+
+    def apply(self, answers: np.ndarray) -> None:
+        """Apply the policies' answers for this point (what a policy returns: a bid 0..13, a card id,
+        a bool for blind nil and the draft, a uint64 mask of cards for an exchange); one per table,
+        ignored where `to_act` is -1. Legality is checked by the caller (`spades_lab.engine.protocol`)."""
+        phase, _, index = self.point
+        actor = self.to_act
+        rows = np.flatnonzero(self.acting)
+        if phase == Phase.PLAY:
+            p = self.players
+            kernels.apply_play(
+                answers, actor, index % p == 0, index % p == p - 1, index,
+                self.hands, self.played, self.plays, self.play_seats, self.trick_cards, self.led_suit,
+                self.win_card, self.win_seat, self.broken, self.tricks_won, self.leader, self._suit_of,
+            )  # fmt: skip
+        elif phase == Phase.BID:
+            self.bids[rows, actor[rows]] = answers[rows]
+        elif phase == Phase.BLIND:
+            blind = np.asarray(answers, dtype=bool)[rows]
+            self.blind[rows, actor[rows]] = blind
+            self.bids[rows[blind], actor[rows[blind]]] = 0
+        elif phase == Phase.EXCHANGE:
+            side, back = divmod(index, 2)
+            cards = np.asarray(answers, dtype=np.uint64)[rows]
+            giver = actor[rows]
+            taker = (giver + 2) % 4
+            self.hands[rows, giver] ^= cards
+            self.hands[rows, taker] |= cards
+            self.passed[rows, giver] = cards
+            self.received[rows, taker] = cards
+        elif phase == Phase.DRAFT:
+            keep = np.asarray(answers, dtype=bool)
+            self.draft_keep[:, index] = keep
+            kernels.apply_draft(keep, actor, index, self.stock, self.hands, self.discards)
+        self._advance()
+
+    def is_legal_play(self, cards: np.ndarray) -> np.ndarray:
+        """[n] True where a card id is legal for the seat to play."""
+        return kernels.is_legal_card(self.legal, np.asarray(cards, dtype=np.int64))
+
+    # --- moving through the schedule ------------------------------------------------------------
+
+    def _advance(self) -> None:
+        """Move to the next decision point at which some table acts, preparing its legal actions."""
+        while True:
+            self._at += 1
+            phase, _, index = self.point
+            if phase == Phase.DONE:
+                self.to_act = np.full(self.n, -1, dtype=np.int64)
+                return
+            self._enter(phase, index)
+            if self.acting.any():
+                return
+
+    def _enter(self, phase: Phase, index: int) -> None:
+        p, rules = self.players, self.rules
+        if phase == Phase.DRAFT:
+            self.to_act = np.broadcast_to((self.dealer + 1 + index) % 2, (self.n,)).astype(np.int64)
+            return
+        if phase in (Phase.BLIND, Phase.BID):
+            if index == 0 and phase == self._points_first_bid_phase():
+                self.dealt = self.hands.copy()
+            actor = (first_bidder(rules, self.dealer) + index) % p
+            self.legal_bids = legal_bids(rules, self.bids, actor)
+            tables = np.arange(self.n)
+            if phase == Phase.BLIND:
+                # blind nil is a nil: only where nil is a legal bid, and only for a side trailing enough
+                eligible = self.legal_bids[:, 0].copy()
+                if rules.blind_nil_trail:
+                    side = actor % 2
+                    eligible &= self.scores[tables, 1 - side] - self.scores[tables, side] >= rules.blind_nil_trail
+            else:
+                eligible = ~self.blind[tables, actor]
+            self.to_act = np.where(eligible, actor, -1)
+            return
+        if phase == Phase.EXCHANGE:
+            side, back = divmod(index, 2)
+            pair = self.blind[:, [side, side + 2]]
+            single = pair[:, 0] ^ pair[:, 1]
+            bidder = np.where(pair[:, 0], side, side + 2)
+            giver = bidder if back else (bidder + 2) % 4
+            self.to_act = np.where(single, giver, -1)
+            self.legal = self.hands[np.arange(self.n), np.maximum(self.to_act, 0)]
+            return
+        # PLAY
+        if index == 0:
+            self.held = self.hands.copy()
+            if rules.first_lead == "two_of_clubs":
+                two = self.deck.index["2C"]
+                holds = (self.hands >> np.uint64(two)) & np.uint64(1)
+                self.leader = np.argmax(holds, axis=1).astype(np.int64)
+        position = index % p
+        actor = (self.leader + position) % p
+        self.legal = kernels.legal_plays(
+            self.hands, actor, position == 0, self.led_suit, self.broken, self._suit_masks,
+            FIRST_TRICK_MODES[rules.first_lead] if index < p else 0, self.deck.index.get("2C", 0),
+        )  # fmt: skip
+        self.to_act = actor
+
+    def _points_first_bid_phase(self) -> Phase:
+        return Phase.BLIND if self.rules.blind_nil else Phase.BID
+
+    # --- setting up positions -------------------------------------------------------------------
+
+    def set_bids(self, bids: np.ndarray, blind: np.ndarray | None = None) -> None:
+        """Start from bids already made ([n, seats], -1 for not yet; same count at every table):
+        moves to the next bid, or to the first play once every seat has bid (positions, replays)."""
+        phase = self.point[0]
+        if phase not in (Phase.BLIND, Phase.BID) or self.point[2] != 0:
+            raise ValueError("bids can only be set before the first bid")
+        self.bids[:] = bids
+        if blind is not None:
+            self.blind[:] = blind
+        made = int((self.bids[0] >= 0).sum())
+        target = next(
+            (i for i, (ph, _, k) in enumerate(self._points) if ph in (Phase.BLIND, Phase.BID) and k == made),
+            None,
+        )
+        if target is None:
+            target = next(i for i, (ph, _, _) in enumerate(self._points) if ph in (Phase.EXCHANGE, Phase.PLAY))
+            if self._points[target][0] == Phase.EXCHANGE:  # a position gives the hands after the exchange
+                target = next(i for i, (ph, _, _) in enumerate(self._points) if ph == Phase.PLAY)
+        self._at = target - 1
+        self._advance()
+
+    # --- the result -----------------------------------------------------------------------------
+
+    def score(self) -> HandScore:
+        """The hand's scores (points, bags, penalties, contracts) once `done`."""
+        if not self.done:
+            raise ValueError(f"the hand is not over: tables are in phase {self.point[0].name}")
+        return score_hands(self.rules, self.bids, self.tricks_won, self.bags, self.blind)
