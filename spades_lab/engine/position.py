@@ -97,7 +97,7 @@ def _hands(position: dict[str, Any], deck: Deck, seats: int) -> tuple[np.ndarray
     return masks[None, :], shown
 
 
-def position_view(position: dict[str, Any], rules: Rules | str | dict | None = None):
+def position_view(position: dict[str, Any], rules: Rules | str | dict[str, Any] | None = None) -> BidView | PlayView:
     """The BidView or PlayView (one table) of the seat to act in `position`.
 
     `hands` are the cards held when the first trick was led (after any exchange); blind-nil
@@ -151,7 +151,7 @@ def position_view(position: dict[str, Any], rules: Rules | str | dict | None = N
     return _expect(position, PlayView(state, None, state.prepare_play(step), 4 + step), shown)
 
 
-def _expect(position: dict[str, Any], view, shown: np.ndarray):
+def _expect(position: dict[str, Any], view: BidView | PlayView, shown: np.ndarray) -> BidView | PlayView:
     """The acting seat's own 13 cards must be in the position: a decision on made-up cards means nothing."""
     seat = int(view.seat[0])
     to_act = position.get("to_act")

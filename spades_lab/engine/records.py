@@ -32,10 +32,10 @@ def _rules_field(rules: Rules) -> str | dict[str, Any]:
     return rules.preset_name() or rules.to_dict()
 
 
-def _exchange_list(log: HandLog, i: int, deck: Deck) -> list[list]:
+def _exchange_list(log: HandLog, i: int, deck: Deck) -> list[list[Any]]:
     """Passes in the order made: every partner's pass to a blind-nil bidder, then the passes back."""
     blind = log.blind[i]
-    entries: list[list] = []
+    entries: list[list[Any]] = []
     for to_blind in (True, False):
         for seat in range(log.passed.shape[1]):
             if log.passed[i, seat] and blind[(seat + 2) % 4] == to_blind:
@@ -43,7 +43,7 @@ def _exchange_list(log: HandLog, i: int, deck: Deck) -> list[list]:
     return entries
 
 
-def _draft_list(log: HandLog, i: int, deck: Deck) -> list[list]:
+def _draft_list(log: HandLog, i: int, deck: Deck) -> list[list[Any]]:
     first = (int(log.dealer[i]) + 1) % 2
     out = []
     for turn in range(log.draft_keep.shape[1]):
@@ -228,29 +228,29 @@ class _Script:
     def __init__(self, bids: np.ndarray, blind: np.ndarray, passed: np.ndarray, plays: np.ndarray) -> None:
         self.bids_by_seat, self.blind_by_seat, self.passed, self.cards = bids, blind, passed, plays
 
-    def _row(self, view) -> np.ndarray:
+    def _row(self, view: Any) -> np.ndarray:
         return view._rows if view._rows is not None else np.arange(len(view))
 
     def blind(self, view: BlindView) -> np.ndarray:
-        return self.blind_by_seat[self._row(view), view.seat]
+        return np.asarray(self.blind_by_seat[self._row(view), view.seat])
 
     def bid(self, view: BidView) -> np.ndarray:
-        return self.bids_by_seat[self._row(view), view.seat]
+        return np.asarray(self.bids_by_seat[self._row(view), view.seat])
 
     def exchange(self, view: ExchangeView) -> np.ndarray:
-        return self.passed[self._row(view), view.seat]
+        return np.asarray(self.passed[self._row(view), view.seat])
 
     def play(self, view: PlayView) -> np.ndarray:
-        return self.cards[self._row(view), view.decision - 4]
+        return np.asarray(self.cards[self._row(view), view.decision - 4])
 
 
-def _need(record: dict, key: str) -> Any:
+def _need(record: dict[str, Any], key: str) -> Any:
     if key not in record:
         raise RecordError(f"record (game {record.get('game')}, hand {record.get('hand')}) lacks field {key!r}")
     return record[key]
 
 
-def replay(records: list[dict[str, Any]], rules: Rules | str | dict | None = None) -> HandLog:
+def replay(records: list[dict[str, Any]], rules: Rules | str | dict[str, Any] | None = None) -> HandLog:
     """Re-run records through the engine with their own deal and decisions; returns the engine's log.
 
     `rules` defaults to the first record's `rules` field. Raises RecordError if a record is
@@ -318,7 +318,7 @@ def _check_draft(record: dict[str, Any], deck: Deck) -> None:
         raise RecordError(f"{where}: the draft does not build the recorded deal")
 
 
-def verify(records: list[dict[str, Any]], rules: Rules | str | dict | None = None) -> None:
+def verify(records: list[dict[str, Any]], rules: Rules | str | dict[str, Any] | None = None) -> None:
     """Replay records and compare every derived field; raises RecordError naming the first mismatch."""
     log = replay(records, rules)
     rules = load_rules(rules if rules is not None else records[0].get("rules"))
@@ -336,9 +336,9 @@ def verify(records: list[dict[str, Any]], rules: Rules | str | dict | None = Non
                 f" the passes replay as {replayed['exchange']!r}"
             )
         for key in ("plays", "tricks", "hand_score", "score_after", "bags_after", "game_over", "winner"):
-            mine = [[s, c] for s, c in record[key]] if key == "plays" else record.get(key)
+            mine: Any = record.get(key)
             if key == "plays":
-                mine = [[int(s), deck.cards[deck.card_id(c)]] for s, c in mine]
+                mine = [[int(s), deck.cards[deck.card_id(c)]] for s, c in record[key]]
             if mine != replayed[key]:
                 raise RecordError(
                     f"game {record.get('game')}, hand {record.get('hand')}: {key} is {record.get(key)!r},"
