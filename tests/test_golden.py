@@ -63,3 +63,12 @@ def test_every_preset_and_player_has_a_golden_file() -> None:
     expected = {regenerate.record_file(p, who) for p in regenerate.PRESETS for who in regenerate.PLAYERS}
     present = {p.name for p in GOLDEN.glob("*.jsonl")}
     assert expected == present
+
+
+def test_golden_records_replay_through_the_engine() -> None:
+    """The stored hands are real games: each replays to the same tricks and scores."""
+    from spades_lab.engine.records import verify
+
+    for path in sorted(GOLDEN.glob("*.jsonl")):
+        records = [json.loads(line) for line in path.read_text().splitlines()]
+        verify(records)
