@@ -111,6 +111,12 @@ def check_output_file(path: str | Path) -> Path:
     return path
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 class AtomicFile:
     """A text file written under a temporary name beside `path` and renamed over it when complete.
 
@@ -122,6 +128,7 @@ class AtomicFile:
         parent = self.path.parent if str(self.path.parent) else Path(".")
         fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{self.path.name}.", suffix=".tmp")
         self.tmp = Path(tmp)
+        os.chmod(fd, 0o666 & ~_umask())  # mkstemp's 0600 would make the finished file private
         self.file = os.fdopen(fd, "w")
 
     def write(self, text: str) -> None:
@@ -165,21 +172,31 @@ def write_records(path: str | Path, records: Iterable[dict[str, Any]], append: b
     return n
 
 
+STREAM_BUFFER = 20_000
+"""Most hand records a RecordStream holds back (about 30 MB) to keep the file in (game, hand) order."""
+
+
 class RecordStream:
-    """Hand records written while a run plays, in (game, hand) order, memory flat in the run's length.
+    """Hand records written while a run plays, with memory bounded whatever the run's length.
 
     A game's hands arrive over many batches and games end out of order, so each game's lines wait
-    until it and every lower game id have ended; only games still in play (about one batch of them)
-    are ever held. Written atomically: the file appears at `path` on `close()`.
+    until it and every lower game id have ended, which writes the file sorted by (game, hand). Should
+    more than `buffer` lines wait (games in play all going long, as random players' do), everything
+    waiting is written at once: each game's hands then stay in order but games interleave. Written
+    atomically: the file appears at `path` on `close()`.
     """
 
-    def __init__(self, path: str | Path, rules: Rules, first_game: int = 0) -> None:
+    def __init__(self, path: str | Path, rules: Rules, first_game: int = 0, buffer: int = STREAM_BUFFER) -> None:
         self.rules, self.deck = rules, deck_for(rules.deck)
         self.out = AtomicFile(check_output_file(path))
         self.next_game = first_game
         self.pending: dict[int, list[tuple[int, str]]] = {}
         self.ended: set[int] = set()
         self.written = 0
+        self.held = 0
+        self.buffer = buffer
+        self.sorted = True
+        """False once the buffer overflowed and games were interleaved."""
 
     def add(self, log: HandLog, single_hands: bool = False) -> None:
         """Take one batch; `single_hands`: every row is a whole game (simulate_hands)."""
@@ -187,15 +204,22 @@ class RecordStream:
         for record, end in zip(hand_records(log, self.rules, self.deck), ends.tolist()):
             game = record["game"]
             self.pending.setdefault(game, []).append((record["hand"], _line(record)))
+            self.held += 1
             if end:
                 self.ended.add(game)
         while self.next_game in self.ended:
             self._flush(self.next_game)
+            self.ended.discard(self.next_game)
             self.next_game += 1
+        if self.held > self.buffer:
+            self.sorted = False
+            for game in sorted(self.pending):
+                self._flush(game)
 
     def _flush(self, game: int) -> None:
-        self.ended.discard(game)
-        for _, line in sorted(self.pending.pop(game, [])):
+        lines = sorted(self.pending.pop(game, []))
+        self.held -= len(lines)
+        for _, line in lines:
             self.out.write(line)
             self.written += 1
 
