@@ -505,9 +505,10 @@ def test_record_stream_memory_is_bounded_when_every_game_runs_long(tmp_path) -> 
 
     stream = RecordStream(tmp_path / "r.jsonl", Rules(), buffer=50)
     most = 0
-    for log in simulate_games(Rules(), make_players(["random"]), 20, seed=11, max_hands=12):
-        stream.add(log)
-        most = max(most, stream.held)
+    with pytest.warns(MaxHandsWarning):
+        for log in simulate_games(Rules(), make_players(["random"]), 20, seed=11, max_hands=12):
+            stream.add(log)
+            most = max(most, stream.held)
     total = stream.close()
     assert total == 20 * 12 and most <= 50 + 20 and not stream.sorted
     records = list(read_records(tmp_path / "r.jsonl"))
