@@ -9,9 +9,10 @@ from spades_lab.policies.counting import count_tricks
 from spades_lab.policies.decide import decide
 from spades_lab.rules import PRESETS, Rules, RulesError, load_rules, preset
 from spades_lab.tournament import TournamentResult, tournament
+from spades_lab.viewer import show
 
 __all__ = [
     "PRESETS", "STANDARD_DECK", "Deck", "HandLog", "Player", "Policy", "PolicyError", "Rules", "RulesError",
     "count_tricks", "decide", "from_functions", "load_rules", "make_player", "make_players", "parse_card", "parse_cards",
-    "preset", "simulate_games", "simulate_hands", "tournament", "TournamentResult",
+    "preset", "show", "simulate_games", "simulate_hands", "tournament", "TournamentResult",
 ]  # fmt: skip

@@ -139,6 +139,27 @@ def _tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _show(args: argparse.Namespace) -> int:
+    from spades_lab.viewer import HandNotFound, read_hand, show, tournament_hand
+
+    try:
+        if Path(args.source).is_dir():
+            if args.pairing is None or args.seating is None:
+                raise ValueError("a tournament directory needs --pairing and --seating (see its manifest.json)")
+            record = tournament_hand(args.source, args.pairing, args.seating, args.game, args.hand)
+        else:
+            record = read_hand(args.source, args.game, args.hand)
+    except HandNotFound as exc:
+        print(f"spades-lab: error: {exc}", file=sys.stderr)
+        return 2
+    if args.html:
+        Path(args.html).write_text(record.html())
+        print(f"wrote {args.html}")
+    else:
+        print(show(record), end="")
+    return 0
+
+
 def _plot(args: argparse.Namespace) -> int:
     from spades_lab.plots import write_all
     from spades_lab.tournament import TournamentError
@@ -213,6 +234,15 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--json", action="store_true", help="print the summary and matchups as one JSON object")
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     tour.set_defaults(func=_tournament)
+
+    show = sub.add_parser("show", help="one hand: deal, bids, tricks and score (text, or an HTML replay)")
+    show.add_argument("source", help="a records file (.jsonl) or a tournament directory (replays the hand)")
+    show.add_argument("--game", type=int, required=True, help="game id")
+    show.add_argument("--hand", type=int, default=0, help="hand number within the game (default: 0, the first)")
+    show.add_argument("--pairing", type=int, help="tournament directory only: the pairing (0, 1, ...)")
+    show.add_argument("--seating", type=int, choices=(0, 1), help="tournament directory only: 0, or 1 for swapped")
+    show.add_argument("--html", metavar="FILE", help="write a self-contained replay page to FILE instead")
+    show.set_defaults(func=_show)
 
     plot = sub.add_parser("plot", help="draw every plot of a finished tournament directory as PNG")
     plot.add_argument("dir", help="the tournament's output directory (its --out)")
