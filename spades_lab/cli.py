@@ -165,7 +165,7 @@ def _plot(args: argparse.Namespace) -> int:
     from spades_lab.tournament import TournamentError
 
     try:
-        report = write_all(args.dir, args.out)
+        report = write_all(args.dir, args.out, format=args.format)
     except TournamentError as exc:
         print(f"spades-lab: error: {exc}", file=sys.stderr)
         return 2
@@ -244,9 +244,10 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--html", metavar="FILE", help="write a self-contained replay page to FILE instead")
     show.set_defaults(func=_show)
 
-    plot = sub.add_parser("plot", help="draw every plot of a finished tournament directory as PNG")
+    plot = sub.add_parser("plot", help="draw every plot of a finished tournament directory (PNG, SVG or PDF)")
     plot.add_argument("dir", help="the tournament's output directory (its --out)")
-    plot.add_argument("--out", help="folder for the PNG files (default: DIR/plots)")
+    plot.add_argument("--out", help="folder for the plot files (default: DIR/plots)")
+    plot.add_argument("--format", choices=("png", "svg", "pdf"), default="png", help="file format (default: png)")
     plot.set_defaults(func=_plot)
 
     run = sub.add_parser("run", help="the main job: a default match, results and plots in --out")
