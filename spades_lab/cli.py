@@ -106,7 +106,7 @@ def _tournament(args: argparse.Namespace) -> int:
         result = tournament(
             args.entrant, rules, games=args.games, hands=args.hands, seed=args.seed, duplicate=args.duplicate,
             workers=args.workers or os.cpu_count() or 1, out=args.out, chunk_games=args.chunk_games,
-            store_hands=not args.no_hands, records=args.records, scheduler=args.scheduler, progress=not args.quiet,
+            store_hands=not args.no_hands, records=args.records, scheduler=args.scheduler, progress=False if args.quiet else None,
             fresh=args.fresh, batch_size=args.batch_size,
         )  # fmt: skip
     except TournamentError as exc:

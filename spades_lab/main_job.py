@@ -33,7 +33,7 @@ def main_job(
     """Duplicate round robin: `games` deals per pairing, each played in both seatings (2 x games tables)."""
     result = tournament(
         list(entrants), RULES, games=games, seed=seed, duplicate=True,
-        workers=workers or os.cpu_count() or 1, out=out, chunk_games=chunk_games, progress=True, fresh=True,
+        workers=workers or os.cpu_count() or 1, out=out, chunk_games=chunk_games, progress=None, fresh=True,
     )  # fmt: skip
     write_all(result, Path(out) / "plots")
     shown = ["entrant", "games", "win_rate", "win_lo", "win_hi", "points_per_hand", "set_rate", "nil_bids_per_hand",

@@ -11,6 +11,7 @@ import json
 import time
 import traceback
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -47,6 +48,9 @@ class ChunkTask:
     write_to: str | None = None
     """Output directory the worker writes the chunk to itself (a local pool shares the disk), sparing
     the parent the transfer and the writing; None returns the tables instead (Dask workers)."""
+    progress: Any = None
+    """A queue the worker reports each batch to, as (games finished, hands played), so the parent's bar
+    moves per batch rather than per chunk; None reports nothing. Results never depend on it."""
 
     def describe(self) -> str:
         c = self.chunk
@@ -138,6 +142,9 @@ def _play(task: ChunkTask) -> ChunkResult:
     for log in play(task.rules, players, c.games, task.seed, batch, c.lo):
         tally.add(log)
         n_hands += len(log)
+        if task.progress is not None:
+            finished = len(log) if task.single_hands else int(np.count_nonzero(log.game_over | log.unfinished))
+            task.progress.put((finished, len(log)))
         if task.store_hands or task.records:
             kept.append(log)
     games = tally.frame((task.names[c.side0], task.names[c.side1]), list(task.names))

@@ -15,7 +15,7 @@ import pandas as pd
 
 from spades_lab.stats.tables import MatchupTotals, PairedTotals, bid_total_table, matchup_table, summary_table
 from spades_lab.tournament.errors import TournamentError
-from spades_lab.tournament.plan import Chunk, plan_chunks
+from spades_lab.tournament.plan import Chunk
 from spades_lab.tournament.storage import RunDir
 
 
@@ -83,8 +83,7 @@ class TournamentResult:
 
     @property
     def chunks(self) -> list[Chunk]:
-        config = self.manifest["config"]
-        return plan_chunks(len(config["entrants"]), config["count"], config["duplicate"], config["chunk_games"])
+        return [Chunk.from_dict(c) for c in self.manifest["chunks"]]
 
     @property
     def games(self) -> pd.DataFrame:
@@ -160,6 +159,6 @@ class TournamentResult:
         if manifest is None or not manifest.get("complete"):
             raise TournamentError(f"{out} holds no finished tournament; run it (again) to finish it")
         config = manifest["config"]
-        chunks = plan_chunks(len(config["entrants"]), config["count"], config["duplicate"], config["chunk_games"])
+        chunks = [Chunk.from_dict(c) for c in manifest["chunks"]]
         tables = aggregate(store, chunks, config["entrants"], config["duplicate"])
         return cls(Path(out), manifest, tables.summary, tables.matchups, tables.bid_totals, tables.games, tables.hands)

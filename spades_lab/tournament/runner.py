@@ -9,24 +9,27 @@ number of workers and any chunk size.
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import pickle
+import queue
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
 from spades_lab import __version__
 from spades_lab.engine.simulate import DEFAULT_BATCH
 from spades_lab.policies import Player, make_player
+from spades_lab.progress import bar as progress_bar
+from spades_lab.progress import wanted, warm_up
 from spades_lab.rules import Rules, load_rules
 from spades_lab.tournament.chunks import ChunkTask, EntrantSpec
 from spades_lab.tournament.errors import TournamentError
 from spades_lab.tournament.executors import execute
-from spades_lab.tournament.plan import DEFAULT_CHUNK_GAMES, Chunk, pairings, plan_chunks
+from spades_lab.tournament.plan import DEFAULT_CHUNK_GAMES, Chunk, grow_plan, pairings, plan_chunks
 from spades_lab.tournament.results import TournamentResult, aggregate
 from spades_lab.tournament.storage import RunDir
 
@@ -61,6 +64,28 @@ def _check_picklable(entrants: Sequence[EntrantSpec], names: list[str]) -> None:
                 ) from None
 
 
+def _warm_up(rules: Rules, entrants: Sequence[EntrantSpec], seed: int, say: bool) -> None:
+    """Compile a cold kernel cache once here, so workers load it instead of each compiling its own."""
+    players = [make_player(e) if isinstance(e, str) else e for e in entrants]
+    seats = [players[k % len(players)] for k in range(rules.players)]
+    warm_up(rules, seats, seed, say=say)
+
+
+def _grow(
+    store: RunDir, stored: dict[str, Any], chunks: list[Chunk], names: list[str], config: dict[str, Any]
+) -> tuple[list[Chunk], dict[str, Any]]:
+    """More games in an existing run: keep its chunks that still fit, drop the rest, plan the new ones."""
+    old = [Chunk.from_dict(c) for c in stored["chunks"]]
+    grown = grow_plan(old, len(names), config["count"], config["duplicate"], config["chunk_games"])
+    keep = set(grown)
+    for chunk in old:
+        if chunk not in keep:
+            store.drop_chunk(chunk)
+    manifest = _manifest(config, grown, names)
+    store.write_manifest(manifest)
+    return grown, manifest
+
+
 def _manifest(config: dict[str, Any], chunks: list[Chunk], names: list[str]) -> dict[str, Any]:
     return {
         "tool": "spades-lab tournament",
@@ -77,20 +102,46 @@ def _manifest(config: dict[str, Any], chunks: list[Chunk], names: list[str]) -> 
 def _play(
     store: RunDir, tasks, chunks: list[Chunk], missing: list[Chunk], workers: int, scheduler: Any, progress: bool
 ) -> tuple[int, float]:
-    """Play the missing chunks, writing each as it finishes; returns (hands played, seconds)."""
+    """Play the missing chunks, writing each as it finishes; returns (hands played, seconds).
+
+    With a bar on, local workers report every batch through a queue that a thread of this process
+    drains into the bar, so it moves steadily even with few, large chunks; Dask workers (no shared
+    queue) move it per chunk.
+    """
     total = sum(c.games for c in chunks)
-    bar = tqdm(total=total, initial=total - sum(c.games for c in missing), unit="game", disable=not progress,
-               dynamic_ncols=True, smoothing=0.1)  # fmt: skip
+    bar = progress_bar(total=total, initial=total - sum(c.games for c in missing), unit="game",
+                       disable=not progress, dynamic_ncols=True, smoothing=0.1)  # fmt: skip
     start = time.perf_counter()
     played = 0
+    live = progress and scheduler is None and bool(missing)
+    manager = mp.get_context("spawn").Manager() if live and workers > 1 else None
+    reports: Any = (manager.Queue() if manager is not None else queue.Queue()) if live else None
+    drained = [0]
+
+    def drain() -> None:
+        while (item := reports.get()) is not None:
+            bar.update(item[0])
+            drained[0] += item[1]
+            bar.set_postfix_str(f"{drained[0] / max(time.perf_counter() - start, 1e-9):,.0f} hands/s", refresh=False)
+
+    thread = threading.Thread(target=drain, daemon=True) if live else None
+    if thread is not None:
+        thread.start()
+        tasks = (replace(t, progress=reports) for t in tasks)
     try:
         for result in execute(tasks, workers, scheduler):
             if not result.written:
                 store.write_chunk(result)
             played += result.n_hands
-            bar.update(result.chunk.games)
-            bar.set_postfix_str(f"{played / (time.perf_counter() - start):,.0f} hands/s")
+            if thread is None:
+                bar.update(result.chunk.games)
+                bar.set_postfix_str(f"{played / (time.perf_counter() - start):,.0f} hands/s")
     finally:
+        if thread is not None:
+            reports.put(None)
+            thread.join(timeout=10)
+        if manager is not None:
+            manager.shutdown()
         bar.close()
     return played, time.perf_counter() - start
 
@@ -109,7 +160,7 @@ def tournament(
     store_hands: bool = True,
     records: bool = False,
     scheduler: Any = None,
-    progress: bool = False,
+    progress: bool | None = None,
     fresh: bool = False,
     batch_size: int = DEFAULT_BATCH,
 ) -> TournamentResult:
@@ -125,6 +176,8 @@ def tournament(
     - `store_hands`: keep the per-hand table (off for huge runs: memory and disk then depend on
       games, not hands); `records`: also write RECORDS.md lines to records.jsonl.
     - `chunk_games`: game ids per chunk, the unit of resumption and of work handed to a worker.
+    - `progress`: a bar moving per batch; None (the default) shows it when stderr is a terminal or in
+      Jupyter. A cold kernel cache is compiled here first, with a message when the bar is on.
     Results depend on entrants, rules, seed, counts, duplicate and chunk layout only.
     """
     if (games is None) == (hands is None):
@@ -147,6 +200,11 @@ def tournament(
     store = RunDir(out)
     manifest = _manifest(config, chunks, names)
     stored = store.open(manifest, fresh=fresh)
+    if stored is not None and int(stored["config"]["count"]) < count:
+        chunks, manifest = _grow(store, stored, chunks, names, config)
+    elif stored is not None:  # resuming: the stored layout (a grown run's differs from a fresh plan's)
+        chunks = [Chunk.from_dict(c) for c in stored["chunks"]]
+        manifest = {**manifest, "chunks": stored["chunks"]}
     missing = [c for c in chunks if not store.is_done(c)]
     if missing and stored is not None and stored.get("complete"):
         store.write_manifest(manifest)  # chunk files were removed: no longer complete until replayed
@@ -156,7 +214,10 @@ def tournament(
         version=__version__, write_to=None if scheduler is not None else str(store.root),
     )  # fmt: skip
     tasks = (replace(template, chunk=c) for c in missing)
-    played, seconds = _play(store, tasks, chunks, missing, workers, scheduler, progress)
+    show = wanted(progress)
+    if missing and scheduler is None:
+        _warm_up(rules, entrants, int(seed), show)
+    played, seconds = _play(store, tasks, chunks, missing, workers, scheduler, show)
     tables = aggregate(store, chunks, names, duplicate)
     outputs = ["summary.csv", "matchups.csv", "bid_totals.csv"] + (["records.jsonl"] if records else [])
     finished_before = stored is not None and stored.get("complete") and all((store.root / n).exists() for n in outputs)
