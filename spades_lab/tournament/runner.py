@@ -177,7 +177,7 @@ def tournament(
       games, not hands); `records`: also write RECORDS.md lines to records.jsonl.
     - `chunk_games`: game ids per chunk, the unit of resumption and of work handed to a worker.
     - `progress`: a bar moving per batch; None (the default) shows it when stderr is a terminal or in
-      Jupyter. A cold kernel cache is compiled here first, with a message when the bar is on.
+      Jupyter. A cold kernel cache is compiled here first, with a message unless progress is False.
     Results depend on entrants, rules, seed, counts, duplicate and chunk layout only.
     """
     if (games is None) == (hands is None):
@@ -215,8 +215,8 @@ def tournament(
     )  # fmt: skip
     tasks = (replace(template, chunk=c) for c in missing)
     show = wanted(progress)
-    if missing and scheduler is None:
-        _warm_up(rules, entrants, int(seed), show)
+    if missing and scheduler is None:  # the compile message is shown unless progress was switched off
+        _warm_up(rules, entrants, int(seed), say=progress is not False)
     played, seconds = _play(store, tasks, chunks, missing, workers, scheduler, show)
     tables = aggregate(store, chunks, names, duplicate)
     outputs = ["summary.csv", "matchups.csv", "bid_totals.csv"] + (["records.jsonl"] if records else [])
