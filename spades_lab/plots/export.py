@@ -56,6 +56,7 @@ def write_all(source: Source, out: str | Path | None = None, format: str = "png"
             report.skipped[name] = str(exc)
             continue
         path = folder / f"{name}.{format}"
-        fig.savefig(path, dpi=DPI, format=format, **({"metadata": {"Date": None}} if format == "svg" else {}))
+        # no creation date in SVG files, so a re-run rewrites identical files
+        fig.savefig(path, dpi=DPI, format=format, metadata={"Date": None} if format == "svg" else None)
         report.written.append(path)
     return report

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from matplotlib import colormaps
 from matplotlib.axes import Axes
@@ -46,7 +47,8 @@ def figure_axes(ax: AxesArg, panels: int, width: float, height: float, **grid) -
     axes = [ax] if isinstance(ax, Axes) else list(ax)
     if not axes or len(axes) not in (1, panels) or not all(isinstance(a, Axes) for a in axes):
         raise ValueError(f"ax must be one matplotlib Axes or a sequence of {panels} (one per panel), got {ax!r}")
-    return axes[0].figure, axes, False
+    owner: Any = axes[0].figure  # a Figure, or a SubFigure of one
+    return owner, axes, False
 
 
 KNOWN_COLOURS = {

@@ -61,7 +61,7 @@ def _chunk_of(manifest: dict[str, Any], pairing: int, seating: int, game: int) -
         if int(chunk["pairing"]) == pairing and int(chunk["seating"]) == seating and lo <= game < hi:
             return chunk
     pairs = sorted({(int(c["pairing"]), int(c["seating"])) for c in manifest["chunks"]})
-    ranges = {}
+    ranges: dict[tuple[int, int], tuple[int, int]] = {}
     for c in manifest["chunks"]:
         key = (int(c["pairing"]), int(c["seating"]))
         lo, hi = ranges.get(key, (c["games"][0], c["games"][1]))
@@ -105,7 +105,7 @@ def tournament_hand(out: str | Path, pairing: int, seating: int, game: int, hand
     names = config["entrants"]
     side0, side1 = names[int(chunk["side0"])], names[int(chunk["side1"])]
     rules = Rules.from_dict(config["rules"])
-    players = [make_player(side0), make_player(side1)] * (rules.players // 2)
+    players: list[Any] = [make_player(side0), make_player(side1)] * (rules.players // 2)
     single = config["unit"] == "hands"
     if single and hand != 0:
         raise HandNotFound(f"this tournament played single hands: every game has only hand 0, not hand {hand}")
