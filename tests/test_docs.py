@@ -48,6 +48,7 @@ def test_site_builds_strict(tmp_path: Path) -> None:
     api = (tmp_path / "site" / "api" / "index.html").read_text()
     for name in ("tournament", "TournamentResult", "seat_hands", "show", "matchups", "Rules", "simulate_games"):
         assert name in api
+    assert not re.search(r"\b(RULES|HEURISTICS|RECORDS)\.md\b", api), "the API page names a file the repo lacks"
     assert (tmp_path / "site" / "getting-started" / "index.html").exists()
 
 

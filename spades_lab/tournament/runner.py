@@ -174,7 +174,7 @@ def tournament(
       `distributed.Client` or scheduler address instead.
     - `out`: the directory to write and resume (a temporary one if None); `fresh` clears it first.
     - `store_hands`: keep the per-hand table (off for huge runs: memory and disk then depend on
-      games, not hands); `records`: also write RECORDS.md lines to records.jsonl.
+      games, not hands); `records`: also write hand records to records.jsonl.
     - `chunk_games`: game ids per chunk, the unit of resumption and of work handed to a worker.
     - `progress`: a bar moving per batch; None (the default) shows it when stderr is a terminal or in
       Jupyter. A cold kernel cache is compiled here first, with a message unless progress is False.

@@ -1,6 +1,6 @@
 """Look at one hand: text for a terminal, an HTML table for Jupyter, a self-contained replay page.
 
-`show(record)` returns the text view of a RECORDS.md hand record; `read_hand` finds a record in a
+`show(record)` returns the text view of a hand record (docs/records.md); `read_hand` finds a record in a
 records file; `tournament_hand` rebuilds any hand of a tournament directory by replaying its game
 (every game depends only on seed, game id and players, so nothing needs to have been recorded).
 """

@@ -1,6 +1,6 @@
 """One hand record worked out for display: suits per seat, bidding order, tricks with leaders and winners.
 
-A record (RECORDS.md) lists the plays but not who won each trick; the winner is recomputed here from
+A hand record lists the plays but not who won each trick; the winner is recomputed here from
 the deck, the same way the engine decides it (the highest card among those of the led suit or of the
 trump block), so the viewer never trusts a derived field it can check. `Hand.check()` compares the
 recomputed tricks with the record's own `tricks` field.

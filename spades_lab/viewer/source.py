@@ -26,7 +26,7 @@ class HandNotFound(LookupError):
 
 
 class HandRecord(dict):
-    """A RECORDS.md hand record (a plain dict) that Jupyter shows as a table; `str()` is the text view."""
+    """A hand record (a plain dict of the fields in docs/records.md) that Jupyter shows as a table; `str()` is the text view."""
 
     def __str__(self) -> str:
         from spades_lab.viewer.text import show
