@@ -105,7 +105,7 @@ def _rules(args: argparse.Namespace) -> int:
     if args.list or not args.preset:
         for name, rules in PRESETS.items():
             changed = {k: v for k, v in rules.to_dict().items() if v != PRESETS["standard"].to_dict()[k]}
-            print(f"{name:12s} {', '.join(f'{k}={v}' for k, v in changed.items()) or 'the default rules of RULES.md'}")
+            print(f"{name:12s} {', '.join(f'{k}={v}' for k, v in changed.items()) or 'the default rules (docs/rules.md)'}")
         return 0
     print(load_rules(args.preset).to_toml(), end="")
     return 0
@@ -285,7 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, required=True, help="seed of every deal and random choice")
     sim.add_argument("--rules", default="standard", help=f"preset ({', '.join(PRESETS)}) or a .toml/.json file")
     sim.add_argument("--player", action="append", help="player name: once for all seats, twice (0+2, 1+3) or 4 times (default: random)")
-    sim.add_argument("--records", help="write every hand as JSON Lines (RECORDS.md) to this file")
+    sim.add_argument("--records", help="write every hand as JSON Lines (hand records, docs/records.md) to this file")
     sim.add_argument("--hand-cap", type=int, help="stop games after this many hands as unfinished (default: the rules' own; none in standard)")
     sim.add_argument("--batch-size", type=int, default=DEFAULT_BATCH, help="tables per batch (results do not depend on it)")
     sim.add_argument("--json", action="store_true", help="print one JSON object (per-side figures, speed) instead of tables")
@@ -307,7 +307,7 @@ def build_parser() -> argparse.ArgumentParser:
     pol.add_argument("--json", action="store_true", help="one JSON object: per role, each policy with its parameters")
     pol.set_defaults(func=_policies)
 
-    dec = sub.add_parser("decide", help="what a player would bid or play in a position (RECORDS.md)")
+    dec = sub.add_parser("decide", help="what a player would bid or play in a position (docs/records.md)")
     dec.add_argument("--player", required=True, help="player name, e.g. counting+tips")
     dec.add_argument("--position", required=True, help="JSON file holding the position")
     dec.add_argument("--rules", default=None, help="rules preset or file (default: the position's own)")
@@ -328,7 +328,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--chunk-games", type=int, default=DEFAULT_CHUNK_GAMES, help="game ids per chunk (the unit of resumption)")
     tour.add_argument("--batch-size", type=int, default=DEFAULT_BATCH, help="tables per batch (results do not depend on it)")
     tour.add_argument("--no-hands", action="store_true", help="no per-hand table: flat memory, disk grows with games only")
-    tour.add_argument("--records", action="store_true", help="also write every hand to records.jsonl (RECORDS.md)")
+    tour.add_argument("--records", action="store_true", help="also write every hand to records.jsonl (hand records)")
     tour.add_argument("--fresh", action="store_true", help="delete this tool's files in --out first")
     tour.add_argument("--json", action="store_true", help="print the summary and matchups as one JSON object")
     tour.add_argument("--quiet", action="store_true", help="no progress bar (default: a bar when stderr is a terminal)")
