@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import tempfile
@@ -188,6 +189,12 @@ def test_replay_page_in_chromium(records: Path, tmp_path: Path) -> None:
     assert 'data-step="12"' in dom("keys=End,ArrowLeft")
     assert 'data-step="0"' in dom("keys=ArrowRight*5,Home")
     assert 'data-step="13"' in dom("keys=ArrowRight*20")  # never past the last trick
+    seat_view = dom("seat=1")  # as seat 1 sees the table: its own cards, the others face down
+    assert 'data-viewer="1"' in seat_view and seat_view.count('data-cards-left="13"') == 4
+    assert all(f'data-card="{card}"' in seat_view for card in record["hands"][1])
+    assert not any(f'data-card="{card}"' in seat_view for seat in (0, 2, 3) for card in record["hands"][seat])
+    shown = re.sub(r"<script.*?</script>", "", seat_view, flags=re.S)
+    assert shown.count('class="c back"') == 3 * 13
 
     shots = []
     for fragment in ("", "keys=ArrowRight*13"):

@@ -3,8 +3,10 @@
 The replay page carries its hand as JSON and a few lines of script, with no external file, font
 or library, so it opens offline, can be mailed or attached to a bug report, and is what the test
 suite drives in headless Chromium. Keys: right / left arrow step one trick, Home / End jump to the
-deal / the last trick. The address fragment `#trick=N` opens it at trick N; `#keys=ArrowRight*13`
-presses keys on load (the test suite uses it to step through the page as a reader would).
+deal / the last trick. "view" shows every hand face up, or one seat's cards only (the others face down,
+as that player sees the table). The address fragment `#trick=N` opens it at trick N, `#seat=S` in the
+view of seat S, and `#keys=ArrowRight*13` presses keys on load (the test suite uses it to step through
+the page as a reader would).
 """
 
 from __future__ import annotations
@@ -110,6 +112,9 @@ h1 { font-size: 1.2em; margin: 0 0 .4em 0; }
 #controls { margin: .8em 0; }
 button { font-size: 1em; margin-right: .3em; }
 #status { font-weight: 600; margin-left: .6em; }
+#views { margin: 0 0 .8em 0; }
+#views button.on { font-weight: 700; }
+.c.back { background: repeating-linear-gradient(45deg, #2b4c7e, #2b4c7e 3px, #3d65a3 3px, #3d65a3 6px); }
 #score { margin-top: .6em; }
 """
 
@@ -119,6 +124,7 @@ const P = D.players;
 const SLOT = P === 4 ? ['s0', 's1', 's2', 's3'] : ['s0', 's2'];
 const TRICK_SLOT = P === 4 ? [[3, 2], [2, 1], [1, 2], [2, 3]] : [[3, 2], [1, 2]];
 let step = 0;
+let viewer = -1;  // -1: every hand face up; a seat: only that seat's cards (the others face down, as that player sees them)
 function esc(t) { return String(t).replace(/[&<>"]/g, ch => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[ch])); }
 function played(upTo) {
   const gone = new Set();
@@ -151,6 +157,9 @@ function render() {
       }
       rows += '<div class="row">' + D.suits[r] + ' ' + (cards || '-') + '</div>';
     }
+    if (viewer >= 0 && s !== viewer) {
+      rows = '<div class="row">' + '<span class="c back">&nbsp;</span>'.repeat(left) + (left ? '' : '-') + '</div>';
+    }
     const el = document.getElementById(SLOT[s]);
     el.className = 'seat' + (s === next ? ' lead' : '');
     el.dataset.seat = s;
@@ -174,9 +183,16 @@ function render() {
   const status = document.getElementById('status');
   status.textContent = step === 0 ? 'the deal (trick 0 of ' + D.tricks.length + ')' : 'trick ' + step + ' of ' + D.tricks.length;
   document.body.dataset.step = step;
+  document.body.dataset.viewer = viewer;
+  for (const b of document.querySelectorAll('#views button')) b.classList.toggle('on', Number(b.dataset.view) === viewer);
   document.getElementById('score').style.display = step === D.tricks.length ? 'block' : 'none';
 }
 function go(n) { step = Math.max(0, Math.min(D.tricks.length, n)); render(); }
+function view(seat) { viewer = seat; render(); }
+let buttons = '<button data-view="-1">all hands</button>';
+for (let s = 0; s < P; s++) buttons += '<button data-view="' + s + '">seat ' + s + '</button>';
+document.getElementById('views').innerHTML = 'view: ' + buttons;
+for (const b of document.querySelectorAll('#views button')) b.onclick = () => view(Number(b.dataset.view));
 document.getElementById('first').onclick = () => go(0);
 document.getElementById('prev').onclick = () => go(step - 1);
 document.getElementById('next').onclick = () => go(step + 1);
@@ -191,6 +207,8 @@ document.getElementById('title').textContent = D.title + ', dealer seat ' + D.de
 document.getElementById('score').innerHTML = D.score.map(l => '<div>' + esc(l) + '</div>').join('');
 document.getElementById('exchange').textContent = D.exchange.join('; ');
 const hash = new URLSearchParams(location.hash.slice(1));
+viewer = hash.has('seat') ? Math.max(-1, Math.min(P - 1, parseInt(hash.get('seat'), 10))) : -1;
+if (Number.isNaN(viewer)) viewer = -1;
 go(parseInt(hash.get('trick') || '0', 10) || 0);
 for (const part of (hash.get('keys') || '').split(',').filter(Boolean)) {
   const [key, times] = part.split('*');
@@ -223,6 +241,7 @@ def replay_page(record: dict[str, Any]) -> str:
 <body>
 <h1 id="title"></h1>
 <div id="controls"><button id="first" title="the deal (Home)">&laquo; deal</button><button id="prev" title="previous trick (left arrow)">&#x25C0;</button><button id="next" title="next trick (right arrow)">&#x25B6;</button><button id="last" title="last trick (End)">end &raquo;</button><span id="status"></span></div>
+<div id="views"></div>
 <div id="table">{slots}</div>
 <div id="exchange"></div>
 <div id="score"></div>
