@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: install dev run test bench lint clean
+.PHONY: install dev docs run test bench lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,6 +14,10 @@ install: $(BIN)/python
 
 dev: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+
+docs: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict
 
 run: install
 	$(BIN)/spades-lab run --out results/default
@@ -32,4 +36,4 @@ lint: dev
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build site *.egg-info .pytest_cache .hypothesis

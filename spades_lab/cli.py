@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 import time
 import warnings
 from pathlib import Path
@@ -23,6 +24,27 @@ from spades_lab.policies.decide import decide
 from spades_lab.rules import PRESETS, RulesError, load_rules
 from spades_lab.stats import HandStats
 from spades_lab.tournament.plan import DEFAULT_CHUNK_GAMES
+
+SHORT = {
+    "win_rate": "win", "win_lo": "lo", "win_hi": "hi", "points_per_hand": "pts/hand", "set_rate": "set",
+    "nil_bids_per_hand": "nil/hand", "nil_success": "nil_ok", "bags_per_hand": "bags/hand",
+    "bag_penalties_per_game": "pen/game", "bag_penalties": "penalties", "team_bid_error": "bid_err",
+    "hands_per_game": "hands/game", "unfinished": "unfin", "games_won": "won", "paired_win_diff": "paired",
+    "paired_win_lo": "p_lo", "paired_win_hi": "p_hi", "paired_margin": "margin",
+}  # fmt: skip
+"""Short column headings for the terminal; files and --json keep the full names."""
+WIDTH = 100
+
+
+def _table(frame: pd.DataFrame, index: bool = False) -> str:
+    """A table that fits WIDTH columns: short headings, and pandas wraps what is still wider."""
+    shown = frame.rename(columns=SHORT)
+    return shown.to_string(index=index, float_format=lambda x: f"{x:.3f}", line_width=WIDTH)
+
+
+def _legend(columns) -> str:
+    used = [f"{SHORT[c]}={c}" for c in dict.fromkeys(columns) if c in SHORT]
+    return "\n".join(textwrap.wrap("columns: " + ", ".join(used), width=WIDTH))
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -49,7 +71,18 @@ def _simulate(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - start
     if stream is not None:
         n = stream.close()
-        print(f"wrote {n} hand records to {args.records}")
+        if not args.json:
+            print(f"wrote {n} hand records to {args.records}")
+    if args.json:
+        print(json.dumps({
+            "players": [p.name for p in players], "rules": rules.preset_name() or rules.to_dict(),
+            "hands": stats.hands, "seconds": round(elapsed, 3), "hands_per_s": round(stats.hands / elapsed),
+            "games_finished": stats.games_over if args.games is not None else None,
+            "games_unfinished": stats.games_unfinished if args.games is not None else None,
+            "sides": json.loads(pd.DataFrame(stats.rows()).to_json(orient="records")),
+            "mean_table_bid_total": stats.mean_bid_total(), "records": args.records,
+        }))  # fmt: skip
+        return 0
     print(f"players by seat: {', '.join(p.name for p in players)}; rules: {rules.preset_name() or 'custom'}")
     print(f"{stats.hands} hands in {elapsed:.2f} s ({stats.hands / elapsed:,.0f} hands/s)", end="")
     if args.games is not None:
@@ -59,8 +92,9 @@ def _simulate(args: argparse.Namespace) -> int:
     table = pd.DataFrame(stats.rows()).set_index("seats").drop(columns=["partnership", "hands"])
     if args.hands is not None:
         table = table.drop(columns=["games_won", "win_rate"])
-    print(table.to_string(float_format=lambda x: f"{x:.3f}"))
+    print(_table(table, index=True))
     print(f"mean table bid total: {stats.mean_bid_total():.2f}")
+    print(_legend(table.columns))
     return 0
 
 
@@ -80,14 +114,19 @@ def _rules(args: argparse.Namespace) -> int:
     if args.list or not args.preset:
         for name, rules in PRESETS.items():
             changed = {k: v for k, v in rules.to_dict().items() if v != PRESETS["standard"].to_dict()[k]}
-            print(f"{name:12s} {', '.join(f'{k}={v}' for k, v in changed.items()) or 'the default rules of RULES.md'}")
+            print(f"{name:12s} {', '.join(f'{k}={v}' for k, v in changed.items()) or 'the default rules (docs/rules.md)'}")
         return 0
     print(load_rules(args.preset).to_toml(), end="")
     return 0
 
 
 def _policies(args: argparse.Namespace) -> int:
-    print(describe())
+    if args.json:
+        from spades_lab.policies.catalogue import catalogue
+
+        print(json.dumps(catalogue()))
+    else:
+        print(describe())
     return 0
 
 
@@ -115,8 +154,9 @@ def _tournament(args: argparse.Namespace) -> int:
         result = tournament(
             args.entrant, rules, games=args.games, hands=args.hands, seed=args.seed, duplicate=args.duplicate,
             workers=args.workers or os.cpu_count() or 1, out=args.out, chunk_games=args.chunk_games,
-            store_hands=not args.no_hands, records=args.records, scheduler=args.scheduler, progress=not args.quiet,
-            fresh=args.fresh, batch_size=args.batch_size, max_hands=args.max_hands,
+            store_hands=not args.no_hands, records=args.records, scheduler=args.scheduler,
+            progress=False if args.quiet else None, fresh=args.fresh, batch_size=args.batch_size,
+            max_hands=args.max_hands,
         )  # fmt: skip
     except KeyboardInterrupt:
         print(f"\ninterrupted: finished chunks are kept in {args.out}; run the same command again to finish",
@@ -134,21 +174,43 @@ def _tournament(args: argparse.Namespace) -> int:
         return 0
     shown = ["entrant", "games", "win_rate", "win_lo", "win_hi", "points_per_hand", "set_rate", "nil_bids_per_hand",
              "nil_success", "bags_per_hand", "bag_penalties_per_game", "team_bid_error", "hands_per_game", "unfinished"]  # fmt: skip
-    print(result.summary[shown].to_string(index=False, float_format=lambda x: f"{x:.3f}"))
-    pairs = ["entrant", "opponent", "games", "win_rate", "win_lo", "win_hi"]
+    print(_table(result.summary[shown]))
+    pairs = ["entrant", "opponent", "games", "win_rate", "win_lo", "win_hi", "unfinished"]
     if args.duplicate:
         pairs += ["paired_win_diff", "paired_win_lo", "paired_win_hi", "paired_margin"]
     print()
-    print(result.matchups[pairs].to_string(index=False, float_format=lambda x: f"{x:.3f}"))
-    print(f"{result.total_games} games, {result.total_hands} hands; {speed if result.hands_played else 'nothing left to play'};"
-          f" results in {result.out}/")  # fmt: skip
+    print(_table(result.matchups[pairs]))
+    print(_legend(shown + pairs))
+    print(f"{result.total_games} games, {result.total_hands} hands; {speed if result.hands_played else 'nothing left to play'}")
+    print(f"results in {result.out}/")
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    from spades_lab.viewer import HandNotFound, read_hand, show, tournament_hand
+
+    try:
+        if Path(args.source).is_dir():
+            if args.pairing is None or args.seating is None:
+                raise ValueError("a tournament directory needs --pairing and --seating (see its manifest.json)")
+            record = tournament_hand(args.source, args.pairing, args.seating, args.game, args.hand)
+        else:
+            record = read_hand(args.source, args.game, args.hand)
+    except HandNotFound as exc:
+        print(f"spades-lab: error: {exc}", file=sys.stderr)
+        return 2
+    if args.html:
+        Path(args.html).write_text(record.html())
+        print(f"wrote {args.html}")
+    else:
+        print(show(record), end="")
     return 0
 
 
 def _plot(args: argparse.Namespace) -> int:
     from spades_lab.plots import write_all
 
-    report = write_all(args.dir, args.out)
+    report = write_all(args.dir, args.out, format=args.format)
     for path in report.written:
         print(f"wrote {path}")
     for name, why in report.skipped.items():
@@ -189,8 +251,65 @@ def _max_hands(text: str) -> int | None:
     return value
 
 
+class _Help(argparse.RawDescriptionHelpFormatter):
+    """Help that ends every option with its default (where it has a meaningful one) and keeps the examples' layout."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if "%(default)" in text or "(default" in text or default in (None, False, argparse.SUPPRESS):
+            return text
+        if action.option_strings or action.nargs in (argparse.OPTIONAL, argparse.ZERO_OR_MORE):
+            return f"{text} (default: %(default)s)"
+        return text
+
+
+EXAMPLES = {
+    None: """examples:
+  spades-lab simulate --games 1000 --seed 1 --player counting+tips --player random --hand-cap 200
+  spades-lab tournament --entrant counting+tips --entrant optimist+tips --games 4000 --seed 1 --duplicate --out results/x
+  spades-lab plot results/x --format svg
+  spades-lab show results/x --pairing 0 --seating 0 --game 0 --hand 3 --html hand.html
+  spades-lab run                      # the default tournament of `make run`
+
+`spades-lab COMMAND --help` explains each command; the documentation site (`make docs`) explains the rest.""",
+    "simulate": """examples:
+  spades-lab simulate --games 1000 --seed 1 --player counting+tips --player random --hand-cap 200
+  spades-lab simulate --hands 100000 --seed 7 --rules short --records hands.jsonl
+  spades-lab simulate --games 100 --seed 2 --rules duel --player counting+tips --player random --json""",
+    "bench": """examples:
+  spades-lab bench --json
+  spades-lab bench --workload random --hands 1000000""",
+    "rules": """examples:
+  spades-lab rules --list
+  spades-lab rules standard > my.toml     # edit, then: spades-lab simulate --rules my.toml ...""",
+    "policies": """examples:
+  spades-lab policies
+  spades-lab policies --json | python -m json.tool""",
+    "decide": """examples:
+  spades-lab decide --player counting+tips --position position.json""",
+    "tournament": """examples:
+  spades-lab tournament --entrant counting+tips --entrant optimist+tips --games 10000 --seed 1 --out results/a
+  spades-lab tournament --entrant counting+tips --entrant optimist+tips --games 20000 --seed 1 --out results/a
+        # the same directory with more games plays only the new chunks
+  spades-lab tournament --entrant counting+tips --entrant cautious+tips --entrant counting+greedy \\
+      --games 4000 --seed 1 --hand-cap 200 --duplicate --workers 2 --out results/rr
+  spades-lab tournament ... --json --quiet""",
+    "show": """examples:
+  spades-lab show hands.jsonl --game 12 --hand 3
+  spades-lab show results/a --pairing 0 --seating 1 --game 5000 --hand 0
+  spades-lab show results/a --pairing 0 --seating 0 --game 0 --hand 2 --html hand.html""",
+    "plot": """examples:
+  spades-lab plot results/a
+  spades-lab plot results/a --out figures/ --format pdf""",
+    "run": """examples:
+  spades-lab run --out results/default""",
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="spades-lab", description="Simulate Spades and measure strategies.")
+    parser = argparse.ArgumentParser(prog="spades-lab", description="Simulate Spades and measure strategies.",
+                                     epilog=EXAMPLES[None], formatter_class=_Help)  # fmt: skip
     parser.add_argument("--version", action="version", version=f"spades-lab {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -198,32 +317,34 @@ def build_parser() -> argparse.ArgumentParser:
     size = sim.add_mutually_exclusive_group(required=True)
     size.add_argument("--hands", type=POSITIVE, help="independent single hands from 0-0")
     size.add_argument("--games", type=POSITIVE, help="complete games")
-    sim.add_argument("--seed", type=int, required=True)
+    sim.add_argument("--seed", type=int, required=True, help="seed of every deal and random choice")
     sim.add_argument("--rules", default="standard", help=f"preset ({', '.join(PRESETS)}) or a .toml/.json file")
-    sim.add_argument("--player", action="append", help="player name: once for all seats, twice (0+2, 1+3) or 4 times")
-    sim.add_argument("--records", help="write every hand as JSON Lines (RECORDS.md) to this file")
-    sim.add_argument("--hand-cap", type=POSITIVE, help="stop games after this many hands as unfinished (overrides the rules)")
+    sim.add_argument("--player", action="append", help="player name: once for all seats, twice (0+2, 1+3) or 4 times (default: random)")
+    sim.add_argument("--records", help="write every hand as JSON Lines (hand records, docs/records.md) to this file")
+    sim.add_argument("--hand-cap", type=POSITIVE, help="stop games after this many hands as unfinished (default: the rules' own; none in standard)")
     sim.add_argument("--batch-size", type=POSITIVE, default=DEFAULT_BATCH, help="tables per batch (results do not depend on it)")
     sim.add_argument("--max-hands", type=_max_hands, default=MAX_HANDS, help=MAX_HANDS_HELP)
+    sim.add_argument("--json", action="store_true", help="print one JSON object (per-side figures, speed) instead of tables")
     sim.set_defaults(func=_simulate)
 
     bench = sub.add_parser("bench", help="measure hands/s and peak memory of the named workloads")
     bench.add_argument("--json", action="store_true", help="print one JSON object keyed by workload")
-    bench.add_argument("--workload", action="append", help="run only this workload (repeatable)")
+    bench.add_argument("--workload", action="append", help="run only this workload (repeatable; default: every workload)")
     bench.add_argument("--hands", type=POSITIVE, help="hands per workload (default: each workload's own)")
-    bench.add_argument("--seed", type=int, default=0)
+    bench.add_argument("--seed", type=int, default=0, help="seed of the benchmark's deals")
     bench.set_defaults(func=_bench)
 
     rules = sub.add_parser("rules", help="list presets, or print one as TOML")
-    rules.add_argument("preset", nargs="?")
-    rules.add_argument("--list", action="store_true")
+    rules.add_argument("preset", nargs="?", help="a preset name or a rules file to print as TOML")
+    rules.add_argument("--list", action="store_true", help="list the presets and how each differs from standard")
     rules.set_defaults(func=_rules)
 
     pol = sub.add_parser("policies", help="list policies, their parameters and defaults")
+    pol.add_argument("--json", action="store_true", help="one JSON object: per role, each policy with its parameters")
     pol.set_defaults(func=_policies)
 
-    dec = sub.add_parser("decide", help="what a player would bid or play in a position (RECORDS.md)")
-    dec.add_argument("--player", required=True)
+    dec = sub.add_parser("decide", help="what a player would bid or play in a position (docs/records.md)")
+    dec.add_argument("--player", required=True, help="player name, e.g. counting+tips")
     dec.add_argument("--position", required=True, help="JSON file holding the position")
     dec.add_argument("--rules", default=None, help="rules preset or file (default: the position's own)")
     dec.set_defaults(func=_decide)
@@ -233,10 +354,10 @@ def build_parser() -> argparse.ArgumentParser:
     tsize = tour.add_mutually_exclusive_group(required=True)
     tsize.add_argument("--games", type=POSITIVE, help="complete games per pairing")
     tsize.add_argument("--hands", type=POSITIVE, help="independent single hands from 0-0 per pairing")
-    tour.add_argument("--seed", type=int, required=True)
-    tour.add_argument("--out", required=True, help="results directory; running again resumes it")
+    tour.add_argument("--seed", type=int, required=True, help="seed of every deal and random choice")
+    tour.add_argument("--out", required=True, help="results directory; running again resumes it, more games grow it")
     tour.add_argument("--rules", default="standard", help=f"preset ({', '.join(PRESETS)}) or a .toml/.json file")
-    tour.add_argument("--hand-cap", type=POSITIVE, help="stop games after this many hands as unfinished")
+    tour.add_argument("--hand-cap", type=POSITIVE, help="stop games after this many hands as unfinished (default: the rules' own; none in standard)")
     tour.add_argument("--duplicate", action="store_true", help="play every game id twice, partnerships swapped")
     tour.add_argument("--workers", type=NON_NEGATIVE, default=0, help="local worker processes (default: all cores)")
     tour.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://HOST:8786 (instead of local workers)")
@@ -244,22 +365,35 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--batch-size", type=POSITIVE, default=DEFAULT_BATCH, help="tables per batch (results do not depend on it)")
     tour.add_argument("--max-hands", type=_max_hands, default=MAX_HANDS, help=MAX_HANDS_HELP)
     tour.add_argument("--no-hands", action="store_true", help="no per-hand table: flat memory, disk grows with games only")
-    tour.add_argument("--records", action="store_true", help="also write every hand to records.jsonl (RECORDS.md)")
+    tour.add_argument("--records", action="store_true", help="also write every hand to records.jsonl (hand records)")
     tour.add_argument("--fresh", action="store_true", help="delete this tool's files in --out first")
     tour.add_argument("--json", action="store_true", help="print the summary and matchups as one JSON object")
-    tour.add_argument("--quiet", action="store_true", help="no progress bar")
+    tour.add_argument("--quiet", action="store_true", help="no progress bar (default: a bar when stderr is a terminal)")
     tour.set_defaults(func=_tournament)
 
-    plot = sub.add_parser("plot", help="draw every plot of a finished tournament directory as PNG")
+    show = sub.add_parser("show", help="one hand: deal, bids, tricks and score (text, or an HTML replay)")
+    show.add_argument("source", help="a records file (.jsonl) or a tournament directory (replays the hand)")
+    show.add_argument("--game", type=int, required=True, help="game id")
+    show.add_argument("--hand", type=int, default=0, help="hand number within the game (default: 0, the first)")
+    show.add_argument("--pairing", type=int, help="tournament directory only: the pairing (0, 1, ...)")
+    show.add_argument("--seating", type=int, choices=(0, 1), help="tournament directory only: 0, or 1 for swapped")
+    show.add_argument("--html", metavar="FILE", help="write a self-contained replay page to FILE instead")
+    show.set_defaults(func=_show)
+
+    plot = sub.add_parser("plot", help="draw every plot of a finished tournament directory (PNG, SVG or PDF)")
     plot.add_argument("dir", help="the tournament's output directory (its --out)")
-    plot.add_argument("--out", help="folder for the PNG files (default: DIR/plots)")
+    plot.add_argument("--out", help="folder for the plot files (default: DIR/plots)")
+    plot.add_argument("--format", choices=("png", "svg", "pdf"), default="png", help="file format (default: png)")
     plot.set_defaults(func=_plot)
 
     run = sub.add_parser("run", help="the main job: a default match, results and plots in --out")
-    run.add_argument("--out", default="results/default")
-    run.add_argument("--games", type=POSITIVE, default=2000)
-    run.add_argument("--seed", type=int, default=1)
+    run.add_argument("--out", default="results/default", help="results directory (cleared first)")
+    run.add_argument("--games", type=POSITIVE, default=2000, help="deals per pairing, each played in both seatings")
+    run.add_argument("--seed", type=int, default=1, help="seed of every deal and random choice")
     run.set_defaults(func=_run)
+    for name, command in sub.choices.items():
+        command.formatter_class = _Help
+        command.epilog = EXAMPLES.get(name)
     return parser
 
 

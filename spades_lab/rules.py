@@ -24,7 +24,7 @@ class RulesError(ValueError):
 
 @dataclass(frozen=True)
 class Rules:
-    """Spades as in RULES.md; each field is one number or switch of the game.
+    """Spades as in docs/rules.md; each field is one number or switch of the game.
 
     The defaults are 4-player partnership Spades; `players = 2` is Duel (a draft from the stock,
     game to 300 in the `duel` preset).

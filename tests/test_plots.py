@@ -235,7 +235,8 @@ def test_score_trajectories_follow_the_hands(result) -> None:
             y = lines[f"{name} (seats {'0+2' if side == 0 else '1+3'})"].get_ydata()
             np.testing.assert_array_equal(y, [0, *rows.sort_values("hand")[f"score_after{side}"]])
         assert ax.get_xlabel() == "hands played" and ax.get_ylabel() == "score (points)"
-        assert ax.get_title().startswith("game 0:")
+        title = ax.get_title()
+        assert title.startswith(f"pairing {pairing} ({on_02} on seats 0+2), seating {seating}, game 0:")
     assert fig.get_suptitle().startswith("Score trajectories of sample games")
 
 

@@ -1,4 +1,4 @@
-"""Hand records (RECORDS.md): write them from engine logs, read them, and replay them to verify.
+"""Hand records (the format of docs/records.md): write them from engine logs, read them, and replay them to verify.
 
 A record is the complete story of one hand in JSON. Replaying feeds its deal, bids and plays back
 through the engine as scripted decisions, so every play's legality, every trick and every score
@@ -54,7 +54,7 @@ def _draft_list(log: HandLog, i: int, deck: Deck) -> list[list[Any]]:
 
 
 def hand_records(log: HandLog, rules: Rules, deck: Deck | None = None) -> Iterator[dict[str, Any]]:
-    """One RECORDS.md dict per row of a hand log, in the log's row order."""
+    """One hand-record dict per row of a hand log, in the log's row order."""
     deck = deck or deck_for(rules.deck)
     rules_field = _rules_field(rules)
     cards = deck.cards

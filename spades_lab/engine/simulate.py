@@ -12,6 +12,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,6 +23,9 @@ from spades_lab.engine.scoring import game_end
 from spades_lab.engine.state import Phase, State
 from spades_lab.engine.views import BidView, BlindView, DraftView, ExchangeView, PlayView, ViewContext
 from spades_lab.rules import Rules
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 DEFAULT_BATCH = 8192
 MAX_HANDS = 1000
@@ -81,6 +85,31 @@ class HandLog:
     @staticmethod
     def concat(logs: Sequence[HandLog]) -> HandLog:
         return HandLog(**{f.name: np.concatenate([getattr(g, f.name) for g in logs]) for f in fields(HandLog)})
+
+    def to_pandas(self, rules: Rules | None = None) -> pd.DataFrame:
+        """One row per hand: game, hand, dealer, then per seat cards dealt and held (labels, strongest suit first),
+        bid, blind, tricks, then per side the scores and bags, then game_over, winner, unfinished.
+
+        Cards are labelled with the deck of `rules` (the standard deck when None: pass the rules of a
+        jokers game). The card-by-card play is left out: it is in the hand records.
+        """
+        import pandas as pd
+
+        deck = deck_for(rules.deck if rules is not None else "standard")
+        data: dict[str, object] = {"game": self.game, "hand": self.hand, "dealer": self.dealer}
+        seats = self.bids.shape[1]
+        for seat in range(seats):
+            data[f"deal{seat}"] = [" ".join(deck.labels(int(m))) for m in self.deal[:, seat]]
+            data[f"held{seat}"] = [" ".join(deck.labels(int(m))) for m in self.held[:, seat]]
+        for name, array in (("bid", self.bids), ("blind", self.blind), ("tricks", self.tricks)):
+            for seat in range(seats):
+                data[f"{name}{seat}"] = array[:, seat]
+        for name in ("score_before", "bags_before", "hand_score", "score_after", "bags_after", "bags_won",
+                     "bag_penalties"):  # fmt: skip
+            for side in (0, 1):
+                data[f"{name}{side}"] = getattr(self, name)[:, side]
+        data.update(game_over=self.game_over, winner=self.winner, unfinished=self.unfinished)
+        return pd.DataFrame(data)
 
     def sorted(self) -> HandLog:
         """Rows in (game, hand) order: the order of a run, whatever the batch size was."""

@@ -3,17 +3,21 @@
 Figures are drawn by Agg without pyplot (see `style`), so they never leak into pyplot's state.
 Plots reading per-hand data (set_rate_by_contract, bid_errors, score_trajectories, nil_outcomes)
 raise `HandsRequired` for a run made with store_hands=False; the rest read the per-game tables.
-`write_all` writes them all as PNG (`spades-lab plot DIR`). The frames behind them (`side_hands`,
-`seat_hands`, `set_rates`, ...) are in `spades_lab.plots.data` for notebooks and further analysis.
+`write_all` writes them all as PNG, SVG or PDF (`spades-lab plot DIR --format svg`). Every plot takes
+`ax=` (one Axes for its main panel, or one per panel) to draw into a figure of your own, and every
+entrant keeps one colour in every figure (`style.entrant_colour`). The frames behind them (`set_rates`,
+...) are in `spades_lab.plots.data`; the tidy per-seat and per-side tables are `TournamentResult.seat_hands()`
+and `.side_hands()`.
 """
 
 from spades_lab.plots.bidding import bid_errors, bid_totals
 from spades_lab.plots.data import HandsRequired, load, seat_hands, side_hands
 from spades_lab.plots.export import PLOTS, write_all
 from spades_lab.plots.games import bags, score_trajectories
+from spades_lab.plots.matchups import matchups
 from spades_lab.plots.outcomes import nil_outcomes, set_rate_by_contract, win_rates
 
 __all__ = [
-    "PLOTS", "HandsRequired", "bags", "bid_errors", "bid_totals", "load", "nil_outcomes", "score_trajectories",
+    "PLOTS", "HandsRequired", "bags", "bid_errors", "bid_totals", "load", "matchups", "nil_outcomes", "score_trajectories",
     "seat_hands", "set_rate_by_contract", "side_hands", "win_rates", "write_all",
 ]  # fmt: skip

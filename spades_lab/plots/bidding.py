@@ -7,13 +7,13 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from spades_lab.plots.data import Source, bid_error_shares, bid_total_shares, entrants, load
-from spades_lab.plots.style import caption, colours, new_figure
+from spades_lab.plots.style import AxesArg, caption, colours, figure_axes
 
 TRICKS_PER_HAND = 13
 """In partnership Spades and in Duel alike, 13 tricks are played in a hand."""
 
 
-def bid_errors(source: Source) -> Figure:
+def bid_errors(source: Source, ax: AxesArg = None) -> Figure:
     """Distribution of bid minus tricks taken per non-nil bidder, one line per entrant.
 
     Right of zero the player overbid (the partner must cover it, or the side is set), left of
@@ -24,8 +24,8 @@ def bid_errors(source: Source) -> Figure:
     table = bid_error_shares(result)
     summary = result.summary.set_index("entrant")
     colour = colours(result)
-    fig = new_figure(8.5, 4.8)
-    ax = fig.add_subplot()
+    fig, axes, made = figure_axes(ax, 1, 8.5, 4.8)
+    ax = axes[0]
     for name in entrants(result):
         mine = table[table["entrant"] == name]
         if mine.empty:
@@ -38,12 +38,12 @@ def bid_errors(source: Source) -> Figure:
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("bid minus tricks taken, per player (tricks; > 0 overbid, < 0 underbid)")
     ax.set_ylabel("share of the entrant's non-nil bids")
-    ax.set_title(f"Bid error per player (nil bids left out)\n{caption(result)}", fontsize=10)
+    ax.set_title("Bid error per player (nil bids left out)" + (f"\n{caption(result)}" if made else ""), fontsize=10)
     ax.legend(title="entrant (mean error, share exact)", fontsize=8)
     return fig
 
 
-def bid_totals(source: Source, by: str = "entrant") -> Figure:
+def bid_totals(source: Source, by: str = "entrant", ax: AxesArg = None) -> Figure:
     """Distribution of the table bid total (all bids at the table added up), per entrant or per pairing.
 
     A total above the tricks in a hand means someone must be set; far below, the tricks left over
@@ -55,8 +55,8 @@ def bid_totals(source: Source, by: str = "entrant") -> Figure:
         raise ValueError(f"bid_totals draws by 'entrant' or 'pairing', got {by!r}")
     result = load(source)
     colour = colours(result)
-    fig = new_figure(8.5, 4.8)
-    ax = fig.add_subplot()
+    fig, axes, made = figure_axes(ax, 1, 8.5, 4.8)
+    ax = axes[0]
     if by == "entrant":
         table = bid_total_shares(result)
         summary = result.summary.set_index("entrant")
@@ -80,6 +80,6 @@ def bid_totals(source: Source, by: str = "entrant") -> Figure:
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("table bid total (tricks; every bid at the table added up, nil = 0)")
     ax.set_ylabel(f"share of {whose}")
-    ax.set_title(f"{title}\n{caption(result)}", fontsize=10)
+    ax.set_title(title + (f"\n{caption(result)}" if made else ""), fontsize=10)
     ax.legend(title=f"{by} (mean total)", fontsize=8)
     return fig

@@ -1,12 +1,7 @@
-"""The tidy frames behind the plots, derived from a tournament's tables.
+"""The frames behind the plots, derived from a tournament's tidy tables (`spades_lab.tournament.tidy`).
 
-The hands table is wide (one row per hand, `bid0..bid3`, `score_after0/1`, ...) and names no
-entrant: which entrant sat on a side follows from the hand's pairing and seating, as planned in
-the manifest's chunk list. These functions turn it into long frames (one row per hand and seat,
-or per hand and side) that carry the entrant's name, so every plot groups by entrant the same
-way, and a notebook can group by anything else (bid size, bags carried in) with plain pandas.
-Contracts and sets come from the engine's own scoring, as in the tournament's summary, so the
-numbers here add up to the summary's.
+Every plot groups by entrant through the same long tables (`TournamentResult.seat_hands()` and
+`.side_hands()`), so a notebook can regroup by anything else (bid size, bags carried in) with pandas.
 """
 
 from __future__ import annotations
@@ -16,17 +11,18 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from spades_lab.engine.scoring import score_hands, side_seats
-from spades_lab.rules import Rules
 from spades_lab.stats.intervals import wilson
-from spades_lab.tournament import TournamentError, TournamentResult
+from spades_lab.tournament import TournamentResult, tidy
+from spades_lab.tournament.tidy import HandsRequired, entrants, require_hands, rules_of, side_entrants
+
+__all__ = [
+    "HandsRequired", "Source", "bid_error_shares", "bid_total_shares", "entrants", "load", "nil_outcome_table",
+    "per_game_counts", "rate_table", "require_hands", "rules_of", "seat_hands", "set_rates", "side_entrants",
+    "side_hands",
+]  # fmt: skip
 
 Source = TournamentResult | str | Path
 """A tournament result, or the output directory of a finished tournament."""
-
-
-class HandsRequired(TournamentError):
-    """A plot or table needs the per-hand table, and the tournament did not keep one."""
 
 
 def load(source: Source) -> TournamentResult:
@@ -36,118 +32,14 @@ def load(source: Source) -> TournamentResult:
     return TournamentResult.load(source)
 
 
-def rules_of(result: TournamentResult) -> Rules:
-    return Rules.from_dict(result.manifest["config"]["rules"])
-
-
-def entrants(result: TournamentResult) -> list[str]:
-    """Entrant names in the tournament's order (the order of its summary)."""
-    return list(result.manifest["config"]["entrants"])
-
-
-def require_hands(result: TournamentResult, what: str) -> pd.DataFrame:
-    """The hands table, or an error saying that `what` needs a run with store_hands on."""
-    if not result.manifest["config"].get("store_hands", False):
-        raise HandsRequired(
-            f"{what} needs the per-hand table, but the tournament in {result.out} ran with store_hands=False"
-            " (--no-hands); run it again with store_hands=True (without --no-hands) to draw it"
-        )
-    return result.hands
-
-
-def side_entrants(result: TournamentResult) -> pd.DataFrame:
-    """Which entrant sat on each side of each (pairing, seating): pairing, seating, side, entrant, opponent.
-
-    Derived from the manifest's chunk list (side0 holds seats 0+2, side1 seats 1+3; in Duel seat 0
-    and seat 1), since the hands table itself names no entrant.
-    """
-    names = entrants(result)
-    rows = {}
-    for chunk in result.manifest["chunks"]:
-        pairing, seating = int(chunk["pairing"]), int(chunk["seating"])
-        first, second = names[int(chunk["side0"])], names[int(chunk["side1"])]
-        rows[(pairing, seating, 0)] = (first, second)
-        rows[(pairing, seating, 1)] = (second, first)
-    keys = sorted(rows)
-    return pd.DataFrame(
-        {
-            "pairing": [k[0] for k in keys],
-            "seating": [k[1] for k in keys],
-            "side": [k[2] for k in keys],
-            "entrant": pd.Categorical([rows[k][0] for k in keys], categories=names),
-            "opponent": pd.Categorical([rows[k][1] for k in keys], categories=names),
-        }
-    )
-
-
-def _label_sides(frame: pd.DataFrame, result: TournamentResult) -> pd.DataFrame:
-    """Add entrant and opponent columns to rows carrying pairing, seating and side."""
-    lookup = side_entrants(result)
-    return frame.merge(lookup, on=["pairing", "seating", "side"], how="left", sort=False, validate="many_to_one")
-
-
 def seat_hands(result: TournamentResult) -> pd.DataFrame:
-    """One row per hand and seat: pairing, seating, game, hand, seat, side, entrant, opponent, bid, tricks,
-    blind, nil (a nil or blind nil bid) and error (bid minus tricks taken; meaningful for non-nil bids)."""
-    hands = require_hands(result, "a per-seat table")
-    players = rules_of(result).players
-    n = len(hands)
-    keys = {k: np.repeat(hands[k].to_numpy(), players) for k in ("pairing", "seating", "game", "hand")}
-    seat = np.tile(np.arange(players), n)
-    bids = hands[[f"bid{s}" for s in range(players)]].to_numpy(dtype=np.int64).reshape(-1)
-    tricks = hands[[f"tricks{s}" for s in range(players)]].to_numpy(dtype=np.int64).reshape(-1)
-    blind = hands[[f"blind{s}" for s in range(players)]].to_numpy(dtype=bool).reshape(-1)
-    frame = pd.DataFrame(
-        {
-            **keys,
-            "seat": seat,
-            "side": seat % 2,
-            "bid": bids,
-            "tricks": tricks,
-            "blind": blind,
-            "nil": bids == 0,
-            "error": bids - tricks,
-        }  # fmt: skip
-    )
-    return _label_sides(frame, result)
+    """One row per hand and seat (`TournamentResult.seat_hands`)."""
+    return tidy.seat_hands(result)
 
 
 def side_hands(result: TournamentResult) -> pd.DataFrame:
-    """One row per hand and side, as the engine scored it.
-
-    Columns: pairing, seating, game, hand, side, entrant, opponent; contract (the side's non-nil
-    bids added up; 0 when every bidder of the side bid nil), contract_tricks (tricks counting toward
-    it), has_contract, set (had a contract and missed it); nil_bids, nils_made; score_before,
-    bags_before (carried into the hand), bags_won (taken in it), bag_penalties, hand_score,
-    score_after.
-    """
-    hands = require_hands(result, "a per-side table")
-    rules = rules_of(result)
-    players = rules.players
-    bids = hands[[f"bid{s}" for s in range(players)]].to_numpy(dtype=np.int64)
-    tricks = hands[[f"tricks{s}" for s in range(players)]].to_numpy(dtype=np.int64)
-    blind = hands[[f"blind{s}" for s in range(players)]].to_numpy(dtype=bool)
-    bags_before = hands[["bags_before0", "bags_before1"]].to_numpy(dtype=np.int64)
-    scored = score_hands(rules, bids, tricks, bags_before, blind)
-    seats = side_seats(players)
-    nil = bids[:, seats] == 0
-    side_tricks = tricks[:, seats]
-    per_side = {
-        "contract": scored.contract,
-        "contract_tricks": scored.contract_tricks,
-        "has_contract": scored.has_contract,
-        "set": scored.set,
-        "nil_bids": nil.sum(axis=2),
-        "nils_made": (nil & (side_tricks == 0)).sum(axis=2),
-    }
-    n = len(hands)
-    frame = pd.DataFrame({k: np.repeat(hands[k].to_numpy(), 2) for k in ("pairing", "seating", "game", "hand")})
-    frame["side"] = np.tile(np.arange(2), n)
-    for name, values in per_side.items():
-        frame[name] = np.asarray(values).reshape(-1)
-    for name in ("score_before", "bags_before", "bags_won", "bag_penalties", "hand_score", "score_after"):
-        frame[name] = hands[[f"{name}0", f"{name}1"]].to_numpy().reshape(-1)
-    return _label_sides(frame, result)
+    """One row per hand and side (`TournamentResult.side_hands`)."""
+    return tidy.side_hands(result)
 
 
 def rate_table(frame: pd.DataFrame, by: list[str], hits: str, trials: str | None = None) -> pd.DataFrame:

@@ -1,4 +1,4 @@
-"""Every plot of a tournament written as PNG files: what `spades-lab plot DIR` runs."""
+"""Every plot of a tournament written as PNG, SVG or PDF files: what `spades-lab plot DIR` runs."""
 
 from __future__ import annotations
 
@@ -11,9 +11,11 @@ from matplotlib.figure import Figure
 from spades_lab.plots.bidding import bid_errors, bid_totals
 from spades_lab.plots.data import HandsRequired, Source, load
 from spades_lab.plots.games import bags, score_trajectories
+from spades_lab.plots.matchups import matchups
 from spades_lab.plots.outcomes import nil_outcomes, set_rate_by_contract, win_rates
 
 PLOTS: dict[str, Callable[[Source], Figure]] = {
+    "matchups": matchups,
     "win_rates": win_rates,
     "set_rate_by_contract": set_rate_by_contract,
     "bid_errors": bid_errors,
@@ -22,9 +24,10 @@ PLOTS: dict[str, Callable[[Source], Figure]] = {
     "score_trajectories": score_trajectories,
     "nil_outcomes": nil_outcomes,
 }
-"""Every plot by name; each PNG is named after its plot."""
+"""Every plot by name; each file is named after its plot."""
 
 DPI = 110
+FORMATS = ("png", "svg", "pdf")
 
 
 @dataclass
@@ -34,12 +37,14 @@ class Written:
     """Plot name -> why it was not drawn (a run without the hands table)."""
 
 
-def write_all(source: Source, out: str | Path | None = None) -> Written:
-    """Draw every plot into `out` (default: the tournament directory's plots/) as NAME.png.
+def write_all(source: Source, out: str | Path | None = None, format: str = "png") -> Written:
+    """Draw every plot into `out` (default: the tournament directory's plots/) as NAME.png (or .svg, .pdf).
 
     Plots that need the per-hand table are skipped, with the reason, when the run kept none, so
     a --no-hands run still gets the plots its tables can support.
     """
+    if format not in FORMATS:
+        raise ValueError(f"plot format must be one of {', '.join(FORMATS)}, got {format!r}")
     result = load(source)
     folder = Path(out) if out is not None else Path(result.out) / "plots"
     folder.mkdir(parents=True, exist_ok=True)
@@ -50,7 +55,8 @@ def write_all(source: Source, out: str | Path | None = None) -> Written:
         except HandsRequired as exc:
             report.skipped[name] = str(exc)
             continue
-        path = folder / f"{name}.png"
-        fig.savefig(path, dpi=DPI)
+        path = folder / f"{name}.{format}"
+        # no creation date in SVG files, so a re-run rewrites identical files
+        fig.savefig(path, dpi=DPI, format=format, metadata={"Date": None} if format == "svg" else None)
         report.written.append(path)
     return report

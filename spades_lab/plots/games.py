@@ -10,19 +10,19 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from spades_lab.plots.data import Source, entrants, load, per_game_counts, require_hands, rules_of, side_entrants
-from spades_lab.plots.style import caption, colours, new_figure, side_label
+from spades_lab.plots.style import AxesArg, caption, colours, figure_axes, new_figure, side_label
 
 MAX_BINS = 40
 """Bags per game spread over a wide range in long games; wider bins keep each line readable."""
 
 
-def bags(source: Source) -> Figure:
+def bags(source: Source, ax: AxesArg = None) -> Figure:
     """Bags taken per game and the bag penalties they cost, per entrant.
 
     Left: distribution of the bags (overtricks) a side took over a whole game. Right: how many
     games cost the entrant 0, 1, 2, ... bag penalties. Both come from the games table, so this
     works for runs without the hands table too; the legend means match the summary's
-    bags_per_hand and bag_penalties_per_game.
+    bags_per_hand and bag_penalties_per_game. `ax`: one Axes (bags only) or two (bags, penalties).
     """
     result = load(source)
     games = result.games
@@ -30,8 +30,8 @@ def bags(source: Source) -> Figure:
     rules = rules_of(result)
     colour = colours(result)
     names = [n for n in entrants(result) if (games["entrant"] == n).any()]
-    fig = new_figure(13.0, 4.8)
-    ax_bags, ax_pen = fig.subplots(1, 2)
+    fig, axes, made = figure_axes(ax, 2, 13.0, 4.8)
+    ax_bags = axes[0]
     most = int(games["bags_won"].max()) if len(games) else 0
     width = max(1, math.ceil((most + 1) / MAX_BINS))
     edges = np.arange(0, most + width + 1, width)
@@ -45,6 +45,11 @@ def bags(source: Source) -> Figure:
     ax_bags.set_ylabel(f"share of the entrant's games per {unit}")
     ax_bags.set_title("Bags taken per game", fontsize=10)
     ax_bags.legend(title="entrant (mean bags)", fontsize=8)
+    if made:
+        fig.suptitle(f"Bags and bag penalties\n{caption(result)}", fontsize=10)
+    if len(axes) == 1:
+        return fig
+    ax_pen = axes[1]
     penalties = per_game_counts(result, "bag_penalties")
     step = 0.8 / max(1, len(names))
     for i, name in enumerate(names):
@@ -58,7 +63,6 @@ def bags(source: Source) -> Figure:
     ax_pen.set_ylabel("share of the entrant's games")
     ax_pen.set_title("Bag penalties per game", fontsize=10)
     ax_pen.legend(title="entrant (mean penalties)", fontsize=8)
-    fig.suptitle(f"Bags and bag penalties\n{caption(result)}", fontsize=10)
     return fig
 
 
@@ -87,11 +91,15 @@ def _outcome(rows: pd.DataFrame, names: tuple[str, str]) -> str:
     return f"{len(rows)} hands"
 
 
-def score_trajectories(source: Source, n_games: int = 4, games: Sequence[tuple[int, int, int]] | None = None) -> Figure:
+def score_trajectories(
+    source: Source, n_games: int = 4, games: Sequence[tuple[int, int, int]] | None = None, ax: AxesArg = None
+) -> Figure:
     """Both sides' scores hand by hand in a few games, with the target and each bag penalty marked.
 
     `games` picks (pairing, seating, game) triples; by default the first game of each pairing and
-    seating, up to `n_games`. Needs the hands table (store_hands).
+    seating, up to `n_games`. Each panel is titled with its pairing, seating and game, the ids
+    `spades-lab show DIR --pairing P --seating S --game G --hand H` takes to replay any of its hands.
+    `ax`: one Axes (the first game only) or one per game. Needs the hands table (store_hands).
     """
     result = load(source)
     hands = require_hands(result, "score_trajectories")
@@ -99,10 +107,14 @@ def score_trajectories(source: Source, n_games: int = 4, games: Sequence[tuple[i
     colour = colours(result)
     picks = list(games) if games is not None else sample_games(result, n_games)
     lookup = side_entrants(result).set_index(["pairing", "seating", "side"])["entrant"]
-    columns = 2 if len(picks) > 1 else 1
-    rows_n = max(1, math.ceil(len(picks) / columns))
-    fig = new_figure(6.0 * columns, 3.6 * rows_n + 0.6)
-    axes = np.atleast_1d(fig.subplots(rows_n, columns, squeeze=False)).reshape(-1)
+    if ax is None:
+        columns = 2 if len(picks) > 1 else 1
+        rows_n = max(1, math.ceil(len(picks) / columns))
+        fig = new_figure(6.0 * columns, 3.6 * rows_n + 0.6)
+        axes = list(np.atleast_1d(fig.subplots(rows_n, columns, squeeze=False)).reshape(-1))
+        made = True
+    else:
+        fig, axes, made = figure_axes(ax, len(picks), 6.0, 4.0)
     for ax, (pairing, seating, game) in zip(axes, picks):
         rows = hands[(hands["pairing"] == pairing) & (hands["seating"] == seating) & (hands["game"] == game)]
         rows = rows.sort_values("hand")
@@ -125,10 +137,13 @@ def score_trajectories(source: Source, n_games: int = 4, games: Sequence[tuple[i
         ax.axhline(0, color="black", lw=0.5)
         ax.set_xlabel("hands played")
         ax.set_ylabel("score (points)")
-        ax.set_title(f"game {game}: {_outcome(rows, names)}", fontsize=9)
+        ax.set_title(f"pairing {pairing} ({names[0]} on {side_label(0, rules.players)}), seating {seating}, "
+                     f"game {game}:\n{_outcome(rows, names)}", fontsize=9)  # fmt: skip
         ax.legend(fontsize=7)
     for ax in axes[len(picks) :]:
         ax.set_visible(False)
+    if not made:
+        return fig
     note = "; the same game id in both seatings is the same deals with partnerships swapped" if (
         result.manifest["config"]["duplicate"]) else ""  # fmt: skip
     fig.suptitle(f"Score trajectories of sample games{note}\n{caption(result)}", fontsize=10)

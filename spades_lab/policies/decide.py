@@ -33,7 +33,7 @@ def _read_position(path: Path) -> Any:
 def decide(player: str | Player, position: dict[str, Any] | str | Path, rules: Any = None) -> dict[str, Any]:
     """`{"seat": s, "bid": b}` or `{"seat": s, "card": "AS"}`: the player's choice in a position.
 
-    `position` is a dict, a JSON string or a path to a JSON file in the RECORDS.md position format.
+    `position` is a dict, a JSON string or a path to a JSON file in the position format of docs/records.md.
     The answer goes through the same legality checks as in a simulation.
     """
     data: Any = position

@@ -68,6 +68,9 @@ class ChunkTask:
     the parent the transfer and the writing; None returns the tables instead (Dask workers)."""
     max_hands: int | None = MAX_HANDS
     """Run-level safety net of complete games (see `simulate_games`); the parent warns once for the run."""
+    progress: Any = None
+    """A queue the worker reports each batch to, as (games finished, hands played), so the parent's bar
+    moves per batch rather than per chunk; None reports nothing. Results never depend on it."""
 
     def describe(self) -> str:
         c = self.chunk
@@ -170,6 +173,9 @@ def _play(task: ChunkTask) -> ChunkResult:
         for log in logs:
             tally.add(log)
             n_hands += len(log)
+            if task.progress is not None:
+                finished = len(log) if task.single_hands else int(np.count_nonzero(log.game_over | log.unfinished))
+                task.progress.put((finished, len(log)))
             if task.store_hands or task.records:
                 kept.append(log)
     games = tally.frame((task.names[c.side0], task.names[c.side1]), list(task.names))

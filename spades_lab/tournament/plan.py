@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 DEFAULT_CHUNK_GAMES = 4000
 
@@ -34,6 +35,12 @@ class Chunk:
     @property
     def games(self) -> int:
         return self.hi - self.lo
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Chunk:
+        """The chunk a manifest lists (the inverse of `to_dict`)."""
+        return cls(int(d["pairing"]), int(d["seating"]), int(d["games"][0]), int(d["games"][1]), int(d["side0"]),
+                   int(d["side1"]))  # fmt: skip
 
     def to_dict(self) -> dict[str, int | str | list[int]]:
         return {"id": self.id, "pairing": self.pairing, "seating": self.seating, "side0": self.side0,
@@ -72,4 +79,40 @@ def plan_chunks(n_entrants: int, count: int, duplicate: bool, chunk_games: int =
             side0, side1 = (first, second) if seating == 0 else (second, first)
             for start in range(lo, hi, chunk_games):
                 chunks.append(Chunk(index, seating, start, min(start + chunk_games, hi), side0, side1))
+    return chunks
+
+
+def grow_plan(
+    stored: list[Chunk], n_entrants: int, count: int, duplicate: bool, chunk_games: int = DEFAULT_CHUNK_GAMES
+) -> list[Chunk]:
+    """The chunks of a run of `count` games per pairing that keep every stored chunk still inside it.
+
+    Asking an existing run for more games plays only what is new: each stored chunk whose games
+    lie inside its seating's new range is kept as it is, and the gaps are filled with new chunks
+    of `chunk_games`. The games played are exactly those of a fresh run of `count` (game ids are
+    global, so the chunk layout changes no result); only the chunk boundaries may differ. In a
+    run without duplicate the seatings split the ids in halves, so a seating-1 chunk of the old
+    half is replayed, in seating 0, when the halves move.
+    """
+    if chunk_games < 1:
+        raise ValueError(f"chunk size must be at least 1 game, got {chunk_games}")
+    chunks: list[Chunk] = []
+    for index, (first, second) in enumerate(pairings(n_entrants)):
+        for seating, (lo, hi) in enumerate(seating_ranges(count, duplicate)):
+            side0, side1 = (first, second) if seating == 0 else (second, first)
+            kept = sorted(
+                (c for c in stored if (c.pairing, c.seating, c.side0, c.side1) == (index, seating, side0, side1)
+                 and lo <= c.lo and c.hi <= hi),
+                key=lambda c: c.lo,
+            )  # fmt: skip
+            cursor = lo
+            for chunk in [*kept, None]:
+                end = hi if chunk is None else chunk.lo
+                if chunk is not None and chunk.lo < cursor:
+                    continue  # overlaps a chunk already kept
+                for start in range(cursor, end, chunk_games):
+                    chunks.append(Chunk(index, seating, start, min(start + chunk_games, end), side0, side1))
+                if chunk is not None:
+                    chunks.append(chunk)
+                    cursor = chunk.hi
     return chunks

@@ -15,7 +15,7 @@ import pandas as pd
 
 from spades_lab.stats.tables import MatchupTotals, PairedTotals, bid_total_table, matchup_table, summary_table
 from spades_lab.tournament.errors import TournamentError
-from spades_lab.tournament.plan import Chunk, plan_chunks
+from spades_lab.tournament.plan import Chunk
 from spades_lab.tournament.storage import RunDir
 
 
@@ -83,8 +83,7 @@ class TournamentResult:
 
     @property
     def chunks(self) -> list[Chunk]:
-        config = self.manifest["config"]
-        return plan_chunks(len(config["entrants"]), config["count"], config["duplicate"], config["chunk_games"])
+        return [Chunk.from_dict(c) for c in self.manifest["chunks"]]
 
     @property
     def games(self) -> pd.DataFrame:
@@ -107,6 +106,51 @@ class TournamentResult:
     def hands_per_s(self) -> float:
         return self.hands_played / self.seconds if self.seconds > 0 else float("nan")
 
+    def seat_hands(self) -> pd.DataFrame:
+        """One row per hand and seat: entrant, opponent, cards dealt (labels), bid, nil, tricks, bid error, and the
+        side's set, bags and points of the hand (see `spades_lab.tournament.tidy.seat_hands`)."""
+        from spades_lab.tournament.tidy import seat_hands
+
+        return seat_hands(self)
+
+    def side_hands(self) -> pd.DataFrame:
+        """One row per hand and side: entrant, opponent, contract, tricks, set, nils, bags, points, scores
+        (see `spades_lab.tournament.tidy.side_hands`)."""
+        from spades_lab.tournament.tidy import side_hands
+
+        return side_hands(self)
+
+    def plays(self) -> pd.DataFrame:
+        """One row per card played (trick, seat, entrant, card, trick winner); needs a run with records=True."""
+        from spades_lab.tournament.tidy import plays
+
+        return plays(self)
+
+    def _describe(self) -> tuple[str, list[str]]:
+        config = self.manifest["config"]
+        unit = "hands" if config["unit"] == "hands" else "games"
+        head = (f"{config['count']:,} {unit} per pairing{' x 2 seatings (duplicate)' if config['duplicate'] else ''},"
+                f" seed {config['seed']}; {self.total_games:,} games, {self.total_hands:,} hands in {self.out}")  # fmt: skip
+        return head, list(config["entrants"])
+
+    def __repr__(self) -> str:
+        head, names = self._describe()
+        table = self.summary[["entrant", "games", "win_rate", "win_lo", "win_hi", "unfinished"]].to_string(
+            index=False, float_format=lambda x: f"{x:.3f}"
+        )
+        return f"TournamentResult({len(names)} entrants: {', '.join(names)}; {head})\n{table}"
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        head, names = self._describe()
+        table = self.summary[["entrant", "games", "finished", "win_rate", "win_lo", "win_hi", "unfinished",
+                              "points_per_hand", "set_rate", "bags_per_hand"]].to_html(
+            index=False, float_format=lambda x: f"{x:.3f}")  # fmt: skip
+        return (f"<div><p><b>TournamentResult</b>: {len(names)} entrants ({escape(', '.join(names))}); "
+                f"{escape(head)}</p>{table}<p>.summary, .matchups, .games, .hands, .seat_hands(), .side_hands(),"
+                f" .plays(), .bid_totals</p></div>")  # fmt: skip
+
     @classmethod
     def load(cls, out: str | Path) -> TournamentResult:
         """The result of a finished tournament directory, read without playing anything."""
@@ -115,6 +159,6 @@ class TournamentResult:
         if manifest is None or not manifest.get("complete"):
             raise TournamentError(f"{out} holds no finished tournament; run it (again) to finish it")
         config = manifest["config"]
-        chunks = plan_chunks(len(config["entrants"]), config["count"], config["duplicate"], config["chunk_games"])
+        chunks = [Chunk.from_dict(c) for c in manifest["chunks"]]
         tables = aggregate(store, chunks, config["entrants"], config["duplicate"])
         return cls(Path(out), manifest, tables.summary, tables.matchups, tables.bid_totals, tables.games, tables.hands)

@@ -9,7 +9,10 @@ number of workers and any chunk size.
 
 from __future__ import annotations
 
+import multiprocessing as mp
+import queue
 import tempfile
+import threading
 import time
 import warnings
 from collections.abc import Sequence
@@ -17,16 +20,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
 from spades_lab import __version__
 from spades_lab.engine.simulate import DEFAULT_BATCH, MAX_HANDS, MaxHandsWarning
 from spades_lab.policies import Player, make_player
+from spades_lab.progress import bar as progress_bar
+from spades_lab.progress import wanted, warm_up
 from spades_lab.rules import Rules, load_rules
 from spades_lab.tournament.chunks import ChunkTask, EntrantSpec, ShippedPlayer
 from spades_lab.tournament.errors import TournamentError
 from spades_lab.tournament.executors import execute
-from spades_lab.tournament.plan import DEFAULT_CHUNK_GAMES, Chunk, pairings, plan_chunks
+from spades_lab.tournament.plan import DEFAULT_CHUNK_GAMES, Chunk, grow_plan, pairings, plan_chunks
 from spades_lab.tournament.results import TournamentResult, aggregate
 from spades_lab.tournament.storage import RunDir
 
@@ -70,6 +73,30 @@ def _shipped(entrants: Sequence[EntrantSpec], names: list[str]) -> list[EntrantS
     return out
 
 
+def _warm_up(rules: Rules, entrants: Sequence[EntrantSpec], seed: int, say: bool) -> None:
+    """Compile a cold kernel cache once here, so workers load it instead of each compiling its own."""
+    players = [make_player(e) if isinstance(e, str) else e for e in entrants]
+    seats = [players[k % len(players)] for k in range(rules.players)]
+    warm_up(rules, seats, seed, say=say)
+
+
+def _grow(
+    store: RunDir, stored: dict[str, Any], chunks: list[Chunk], names: list[str], config: dict[str, Any]
+) -> tuple[list[Chunk], dict[str, Any]]:
+    """More games in an existing run: keep its chunks that still fit, drop the rest, plan the new ones."""
+    old = [Chunk.from_dict(c) for c in stored["chunks"]]
+    grown = grow_plan(old, len(names), config["count"], config["duplicate"], config["chunk_games"])
+    keep = set(grown)
+    for chunk in old:
+        if chunk not in keep:
+            store.drop_chunk(chunk)
+    manifest = _manifest(config, grown, names)
+    recorded = stored.get("chunk_files") or {}
+    manifest["chunk_files"] = {c.id: recorded[c.id] for c in grown if c.id in recorded}
+    store.write_manifest(manifest)
+    return grown, manifest
+
+
 def _manifest(config: dict[str, Any], chunks: list[Chunk], names: list[str]) -> dict[str, Any]:
     return {
         "tool": "spades-lab tournament",
@@ -96,14 +123,31 @@ def _play(
 
     Each finished chunk's file facts go into `manifest["chunk_files"]`, written every few seconds
     and on the way out however the run stops; a chunk whose facts did not reach the manifest is
-    played again on resume, so nothing unrecorded is ever trusted.
+    played again on resume, so nothing unrecorded is ever trusted. With a bar on, local workers
+    report every batch through a queue that a thread of this process drains into the bar, so it
+    moves steadily even with few, large chunks; Dask workers (no shared queue) move it per chunk.
     """
     total = sum(c.games for c in chunks)
-    bar = tqdm(total=total, initial=total - sum(c.games for c in missing), unit="game", disable=not progress,
-               dynamic_ncols=True, smoothing=0.1)  # fmt: skip
+    bar = progress_bar(total=total, initial=total - sum(c.games for c in missing), unit="game",
+                       disable=not progress, dynamic_ncols=True, smoothing=0.1)  # fmt: skip
     start = last_write = time.perf_counter()
     played = 0
     pending = False
+    live = progress and scheduler is None and bool(missing)
+    manager = mp.get_context("spawn").Manager() if live and workers > 1 else None
+    reports: Any = (manager.Queue() if manager is not None else queue.Queue()) if live else None
+    drained = [0]
+
+    def drain() -> None:
+        while (item := reports.get()) is not None:
+            bar.update(item[0])
+            drained[0] += item[1]
+            bar.set_postfix_str(f"{drained[0] / max(time.perf_counter() - start, 1e-9):,.0f} hands/s", refresh=False)
+
+    thread = threading.Thread(target=drain, daemon=True) if live else None
+    if thread is not None:
+        thread.start()
+        tasks = (replace(t, progress=reports) for t in tasks)
     try:
         for result in execute(tasks, workers, scheduler):
             files = result.files if result.written else store.write_chunk(result)
@@ -113,9 +157,15 @@ def _play(
                 store.write_manifest(manifest)
                 last_write, pending = time.perf_counter(), False
             played += result.n_hands
-            bar.update(result.chunk.games)
-            bar.set_postfix_str(f"{played / (time.perf_counter() - start):,.0f} hands/s")
+            if thread is None:
+                bar.update(result.chunk.games)
+                bar.set_postfix_str(f"{played / (time.perf_counter() - start):,.0f} hands/s")
     finally:
+        if thread is not None:
+            reports.put(None)
+            thread.join(timeout=10)
+        if manager is not None:
+            manager.shutdown()
         bar.close()
         if pending:
             store.write_manifest(manifest)
@@ -136,7 +186,7 @@ def tournament(
     store_hands: bool = True,
     records: bool = False,
     scheduler: Any = None,
-    progress: bool = False,
+    progress: bool | None = None,
     fresh: bool = False,
     batch_size: int = DEFAULT_BATCH,
     max_hands: int | None = MAX_HANDS,
@@ -151,10 +201,12 @@ def tournament(
       `distributed.Client` or scheduler address instead.
     - `out`: the directory to write and resume (a temporary one if None); `fresh` clears it first.
     - `store_hands`: keep the per-hand table (off for huge runs: memory and disk then depend on
-      games, not hands); `records`: also write RECORDS.md lines to records.jsonl.
+      games, not hands); `records`: also write hand records to records.jsonl.
     - `chunk_games`: game ids per chunk, the unit of resumption and of work handed to a worker.
     - `max_hands`: a complete game still going after this many hands stops unfinished (a safety
       net outside the rules, so that no run goes on for ever); one `MaxHandsWarning` gives the count.
+    - `progress`: a bar moving per batch; None (the default) shows it when stderr is a terminal or in
+      Jupyter. A cold kernel cache is compiled here first, with a message unless progress is False.
     Results depend on entrants, rules, seed, counts, duplicate and chunk layout only.
     """
     if (games is None) == (hands is None):
@@ -181,6 +233,11 @@ def tournament(
     store = RunDir(out)
     manifest = _manifest(config, chunks, names)
     stored = store.open(manifest, fresh=fresh)
+    if stored is not None and int(stored["config"]["count"]) < count:
+        chunks, manifest = _grow(store, stored, chunks, names, config)
+    elif stored is not None:  # resuming: the stored layout (a grown run's differs from a fresh plan's)
+        chunks = [Chunk.from_dict(c) for c in stored["chunks"]]
+        manifest = {**manifest, "chunks": stored["chunks"]}
     recorded = (stored or {}).get("chunk_files") or {}
     manifest["chunk_files"] = {c.id: recorded[c.id] for c in chunks if store.is_done(c, recorded.get(c.id))}
     missing = [c for c in chunks if c.id not in manifest["chunk_files"]]
@@ -194,7 +251,10 @@ def tournament(
         version=__version__, write_to=None if scheduler is not None else str(store.root), max_hands=max_hands,
     )  # fmt: skip
     tasks = (replace(template, chunk=c) for c in missing)
-    played, seconds = _play(store, tasks, chunks, missing, workers, scheduler, progress, manifest)
+    show = wanted(progress)
+    if missing and scheduler is None:  # the compile message is shown unless progress was switched off
+        _warm_up(rules, entrants, int(seed), say=progress is not False)
+    played, seconds = _play(store, tasks, chunks, missing, workers, scheduler, show, manifest)
     tables = aggregate(store, chunks, names, duplicate)
     outputs = ["summary.csv", "matchups.csv", "bid_totals.csv"] + (["records.jsonl"] if records else [])
     finished_before = stored is not None and stored.get("complete") and all((store.root / n).exists() for n in outputs)

@@ -128,10 +128,20 @@ class RunDir:
             self.write_manifest(manifest)
             return None
         differences = _differences(stored.get("config", {}), manifest["config"])
+        if differences and differences[0].startswith("count:") and len(differences) == 1:
+            had, asked = int(stored["config"]["count"]), int(manifest["config"]["count"])
+            if asked > had:
+                return stored  # growing: the caller keeps the chunks still inside the bigger run
+            raise ConfigMismatch(
+                f"{self.root} holds {had} {stored['config'].get('unit', 'games')} per pairing and {asked} were asked; "
+                "a run only grows (more games play only the new chunks): ask at least as many, choose another "
+                "output directory, or pass fresh=True (--fresh) to delete this one's results and start over"
+            )
         if differences:
             raise ConfigMismatch(
                 f"{self.root} holds a different tournament ({'; '.join(differences)}); "
-                "choose another output directory, or delete this one to start over"
+                "choose another output directory, or pass fresh=True (--fresh) to delete this one's results and"
+                " start over"
             )
         return stored
 

@@ -1,0 +1,137 @@
+"""The documentation site builds (mkdocs --strict) and stays complete: every rules field and preset, every
+policy and parameter, every table column, plot and command is documented, and nothing links outside the repo."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+import spades_lab
+from spades_lab.cli import build_parser
+from spades_lab.plots import PLOTS
+from spades_lab.policies.catalogue import catalogue
+from spades_lab.rules import PRESETS, Rules
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+
+
+def page(name: str) -> str:
+    return (DOCS / name).read_text()
+
+
+def code_names(text: str) -> set[str]:
+    """Every `name` written in backticks (split on commas, dots and spaces inside them)."""
+    names: set[str] = set()
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    for inner in re.findall(r"`([^`]+)`", text):
+        names.add(inner)
+        names.update(re.split(r"[\s,=()/.]+", inner))
+    return names
+
+
+def test_site_builds_strict(tmp_path: Path) -> None:
+    pytest.importorskip("mkdocs")
+    pytest.importorskip("mkdocstrings")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    run = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+        cwd=ROOT, capture_output=True, text=True, env=env, timeout=600,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    api = (tmp_path / "site" / "api" / "index.html").read_text()
+    for name in ("tournament", "TournamentResult", "seat_hands", "show", "matchups", "Rules", "simulate_games"):
+        assert name in api
+    assert not re.search(r"\b(RULES|HEURISTICS|RECORDS)\.md\b", api), "the API page names a file the repo lacks"
+    assert (tmp_path / "site" / "getting-started" / "index.html").exists()
+
+
+def test_every_nav_page_exists_and_every_page_is_in_the_nav() -> None:
+    nav = re.findall(r":\s*([\w-]+\.md)\s*$", (ROOT / "mkdocs.yml").read_text(), flags=re.M)
+    assert nav and all((DOCS / name).exists() for name in nav)
+    mine = {"index.md", "getting-started.md", "rules.md", "strategies.md", "records.md", "viewer.md",
+            "tournaments.md", "statistics.md", "plots.md", "api.md"}  # fmt: skip
+    assert mine <= set(nav)
+
+
+def test_rules_page_has_every_field_and_preset() -> None:
+    names = code_names(page("rules.md"))
+    missing = [f.name for f in fields(Rules) if f.name not in names]
+    assert not missing, f"rules fields not in docs/rules.md: {missing}"
+    assert not [p for p in PRESETS if p not in names]
+    text = page("rules.md")
+    for figure in ("+52", "+72", "-70", "+140", "-100", "+200", "-58", "Duel"):
+        assert figure in text
+
+
+def test_strategies_page_has_every_policy_and_parameter_with_its_default() -> None:
+    text = page("strategies.md")
+    names = code_names(text)
+    for role, items in catalogue().items():
+        for entry in items:
+            assert entry["name"] in names, f"{role} policy {entry['name']} not documented"
+            for param in entry["params"]:
+                assert param["name"] in names, f"{entry['name']}: {param['name']} not documented"
+                row = re.search(rf"^\| `{param['name']}` \| `([^`]+)` \|", text, flags=re.M)
+                if row is not None and entry["name"] not in ("optimist", "cautious"):  # the table is counting's
+                    shown = row.group(1).strip('"').lower()
+                    assert shown == str(param["default"]).lower(), f"{param['name']}: {shown} vs {param['default']}"
+
+
+def test_statistics_page_has_every_column(tmp_path: Path) -> None:
+    import spades_lab as sl
+
+    result = sl.tournament(["counting+tips", "random"], sl.preset("blind-nil").replace(hand_cap=5), games=2, seed=1,
+                           duplicate=True, out=tmp_path, records=True)  # fmt: skip
+    names = code_names(page("statistics.md"))
+    tables = {"summary": result.summary, "matchups": result.matchups, "games": result.games,
+              "bid_totals": result.bid_totals, "seat_hands": result.seat_hands(), "side_hands": result.side_hands(),
+              "plays": result.plays()}  # fmt: skip
+    for table, frame in tables.items():
+        missing = [c for c in frame.columns if c not in names]
+        assert not missing, f"{table} columns not in docs/statistics.md: {missing}"
+    per_seat = {re.sub(r"\d$", "", c) for c in result.hands.columns}
+    text = page("statistics.md")
+    assert all(c in text for c in per_seat), per_seat - {c for c in per_seat if c in text}
+
+
+def test_plots_and_commands_are_documented() -> None:
+    names = code_names(page("plots.md"))
+    assert not [p for p in PLOTS if p not in names]
+    every = "".join(p.read_text() for p in DOCS.glob("*.md"))
+    import argparse
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for command in sub.choices:
+        assert f"spades-lab {command}" in every, command
+
+
+def test_the_repository_stands_alone() -> None:
+    texts = {p.name: p.read_text() for p in [*DOCS.glob("*.md"), ROOT / "README.md"]}
+    for name, text in texts.items():
+        assert "../shared" not in text and "shared/spec" not in text, name
+        assert not re.search(r"\b(RULES|HEURISTICS|RECORDS)\.md\b", text), name
+    assert "MIT License" in (ROOT / "LICENSE").read_text()
+    citation = (ROOT / "CITATION.cff").read_text()
+    assert "cff-version" in citation and f"version: {spades_lab.__version__}" in citation
+    readme = texts["README.md"]
+    assert "make docs" in readme and "docs/" in readme
+
+
+def _blocks(name: str) -> list[str]:
+    return re.findall(r"```python\n(.*?)```", page(name), flags=re.S)
+
+
+def test_runnable_examples_run(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    for name, index in (("strategies.md", 0), ("records.md", 1)):
+        namespace: dict = {}
+        exec(compile(_blocks(name)[index], f"docs/{name}", "exec"), namespace)
+    assert namespace["sl"].decide("counting+tips", namespace["position"]) == {"seat": 1, "bid": 6}
