@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from spades_lab.cards import Deck
+from spades_lab.cards import Deck, deck_for
 from spades_lab.engine import rng
 from spades_lab.engine.protocol import Policy, ask_bids, ask_blind, ask_draft, ask_exchange, ask_plays
 from spades_lab.engine.scoring import game_end
