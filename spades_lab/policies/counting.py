@@ -54,10 +54,8 @@ class CountParams:
     void_with_three_spades: float = 0.5
     singleton_value: float = 0.5  # per side-suit singleton, with at least singleton_min_spades spades
     singleton_min_spades: int = 3
-    # Deck-aware count (jokers decks): the three strongest trumps of the deck take the places of AS,
-    # KS and QS, and every spade-count threshold above (length, void, singleton) rises by the
-    # deck's extra trumps per hand. Off: the sheet read literally, AS/KS/QS by name in every deck.
     deck_aware: bool = True
+    """Jokers decks: the deck's three strongest trumps take the places of AS, KS and QS, and every spade-count threshold (length, void, singleton) rises by the deck's extra trumps per hand; off reads the sheet literally."""
 
 
 @dataclass(frozen=True)
