@@ -21,7 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from spades_lab.cards import Deck
-from spades_lab.engine import rng
+from spades_lab.engine import masks, rng
+from spades_lab.engine.observation import Observation, observe
 from spades_lab.engine.state import DRAFT_DECISION, EXCHANGE_DECISION, FIRST_PLAY_DECISION, State
 from spades_lab.rules import Rules
 
@@ -124,6 +125,11 @@ class _View:
 
     def __len__(self) -> int:
         return len(self.seat)
+
+    def observe(self) -> Observation:
+        """This view restated from the acting seat's chair (relative seats, us/them, bool masks): see
+        `spades_lab.engine.observation`."""
+        return observe(self)
 
     @property
     def partner(self) -> np.ndarray:
@@ -349,50 +355,110 @@ class PlayView(_SeenView):
 
 @dataclass(frozen=True)
 class TableView:
-    """One table's view as plain Python values, for per-table policy functions."""
+    """One table's observation as plain Python values, for per-table policy functions (`from_functions`).
+
+    Conventions (the same as `spades_lab.engine.observation.Observation`, one row of it):
+    per-seat lists are relative to the acting seat, in the order [me, left, partner, right]
+    (Duel: [me, opponent]); "left" plays after me. Per-side pairs are (us, them). Card lists are
+    weakest first: side-suit cards by rank (2 < ... < A; at equal rank C < D < H), then trumps
+    from the lowest to the highest (see `spades_lab.engine.masks`). Cards are labels like "QH";
+    suits are 0 clubs, 1 diamonds, 2 hearts, 3 trumps (spades).
+    """
 
     seat: int
+    """My absolute seat (0..3): for logs only; everything else is relative."""
+    players: int
     hand: list[str]
+    """My cards, weakest first."""
     legal: list[str] | list[int]
+    """Play: the cards I may play, weakest first. Bid: the legal bids, ascending (0 = nil)."""
     bids: list[int | None]
-    scores: tuple[int, int]
-    bags: tuple[int, int]
-    dealer: int
-    trick: list[tuple[int, str]]
-    """Cards of the current trick so far as (seat, card), in play order."""
-    plays: list[tuple[int, str]]
+    """Bids by relative seat (None: not yet; 0: nil)."""
+    blind: list[bool]
+    """Blind nil declared, by relative seat."""
+    contract: tuple[int, int]
+    """(us, them): bids so far added up, nil counting 0."""
+    tricks: tuple[int, int]
+    """(us, them): tricks won this hand."""
+    needed: tuple[int, int]
+    """(us, them): tricks still needed for the contract (0 once made)."""
     tricks_won: list[int]
+    """Tricks won this hand by relative seat."""
+    scores: tuple[int, int]
+    """(us, them) game scores before this hand."""
+    bags: tuple[int, int]
+    """(us, them) bags carried into this hand."""
+    dealer: int
+    """Relative seat of the dealer."""
+    trick: list[tuple[int, str]]
+    """Cards of the current trick so far as (relative seat, card), in play order."""
+    leader: int
+    """Relative seat that led the current trick (0 when I lead)."""
+    led_suit: int
+    """Suit led to the current trick; -1 when I lead."""
+    winning_card: str | None
+    """The card holding the trick; None when I lead."""
+    winning_seat: int
+    """Relative seat holding the trick; -1 when I lead."""
+    partner_winning: bool
+    master: bool
+    """No card I cannot see beats the card holding the trick."""
+    voids: list[list[bool]]
+    """voids[relative seat][suit]: that seat has shown it holds no card of the suit."""
+    unseen: list[str]
+    """Cards neither in my hand nor played (held by the others), weakest first."""
+    plays: list[tuple[int, str]]
+    """Every card played this hand as (relative seat, card), in play order."""
     spades_broken: bool
     random: float
     """A uniform draw from this table's stream for this decision."""
 
 
+def _labels(deck: Deck, ids: np.ndarray) -> list[str]:
+    return [deck.cards[int(c)] for c in ids if c >= 0]
+
+
 def table_views(view: _View) -> list[TableView]:
-    """Split a batch view into per-table plain views (slow; for prototyping policies)."""
+    """Split a batch view into per-table plain observations (slow: a Python loop over tables)."""
     deck = view.deck
-    hands, bids, scores, bags, dealer, u = view.hand, view.bids, view.scores, view.bags, view.dealer, view.uniform()
+    obs = observe(view)
+    u = view.uniform()
     is_play = isinstance(view, PlayView)
-    if is_play:
-        legal, plays, seats, won, broken = view.legal, view.plays, view.play_seats, view.tricks_won, view.spades_broken
-        in_trick = view.position
-    else:
-        legal_bids = view.legal_bids
+    p = view.players
+    plays = view.plays if is_play else np.zeros((len(view), 0), dtype=np.int64)
+    rel_seats = ((view.play_seats.astype(np.int64) - view.seat[:, None]) % p) if is_play else plays
+    unseen_ids = masks.card_ids(masks.from_bool(obs.unseen), width=52, deck=deck)
+    dealer = (view.dealer - view.seat) % p
     out = []
     for t in range(len(view)):
-        history = [(int(s), deck.cards[c]) for s, c in zip(seats[t], plays[t])] if is_play else []
+        history = [(int(s), deck.cards[c]) for s, c in zip(rel_seats[t], plays[t])]
+        in_trick = obs.position if is_play else 0
         out.append(
             TableView(
                 seat=int(view.seat[t]),
-                hand=deck.labels(int(hands[t])),
-                legal=deck.labels(int(legal[t])) if is_play else [int(b) for b in np.flatnonzero(legal_bids[t])],
-                bids=[None if b < 0 else int(b) for b in bids[t]],
-                scores=(int(scores[t, 0]), int(scores[t, 1])),
-                bags=(int(bags[t, 0]), int(bags[t, 1])),
+                players=p,
+                hand=_labels(deck, obs.hand_ids[t]),
+                legal=_labels(deck, obs.legal_ids[t]) if is_play else [int(b) for b in np.flatnonzero(obs.legal_bids[t])],
+                bids=[None if b < 0 else int(b) for b in obs.bids[t]],
+                blind=[bool(b) for b in obs.blind[t]],
+                contract=(int(obs.contract[t, 0]), int(obs.contract[t, 1])),
+                tricks=(int(obs.tricks[t, 0]), int(obs.tricks[t, 1])),
+                needed=(int(obs.needed[t, 0]), int(obs.needed[t, 1])),
+                tricks_won=[int(x) for x in obs.tricks_won[t]],
+                scores=(int(obs.scores[t, 0]), int(obs.scores[t, 1])),
+                bags=(int(obs.bags[t, 0]), int(obs.bags[t, 1])),
                 dealer=int(dealer[t]),
-                trick=history[len(history) - in_trick :] if is_play and in_trick else [],
+                trick=history[len(history) - in_trick :] if in_trick else [],
+                leader=int(obs.leader[t]),
+                led_suit=int(obs.led_suit[t]),
+                winning_card=deck.cards[int(obs.winning_card[t])] if obs.winning_card[t] >= 0 else None,
+                winning_seat=int(obs.winning_seat[t]),
+                partner_winning=bool(obs.partner_winning[t]),
+                master=bool(obs.master[t]),
+                voids=[[bool(v) for v in row] for row in obs.voids[t]],
+                unseen=_labels(deck, unseen_ids[t]),
                 plays=history,
-                tricks_won=[int(x) for x in won[t]] if is_play else [0, 0, 0, 0],
-                spades_broken=bool(broken[t]) if is_play else False,
+                spades_broken=bool(obs.spades_broken[t]),
                 random=float(u[t]),
             )
         )
