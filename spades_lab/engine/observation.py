@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from spades_lab.cards import TRUMP
 from spades_lab.engine import masks
@@ -80,6 +81,10 @@ class Observation:
     """[n] my partner holds the trick (False in Duel)."""
     master: np.ndarray
     """[n] the card holding the trick cannot be beaten by any card I cannot see (False when I lead)."""
+    winners: np.ndarray
+    """[n, 52] bool: legal cards that would hold the trick if played now (every legal card when I lead)."""
+    winners_ids: np.ndarray
+    """[n, 13] those card ids, weakest first, -1 padded."""
     voids: np.ndarray
     """[n, seats, 4] bool: the seat has shown it is void in the suit (did not follow it)."""
     played: np.ndarray
@@ -91,6 +96,22 @@ class Observation:
 
     def __len__(self) -> int:
         return len(self.seat)
+
+
+@njit(cache=True)
+def _voids(plays: np.ndarray, who: np.ndarray, seat: np.ndarray, suit_of: np.ndarray, p: int) -> np.ndarray:
+    """[n, seats, 4] by relative seat: a seat that did not follow the led suit is void in it."""
+    n, k = plays.shape
+    out = np.zeros((n, p, 4), dtype=np.bool_)
+    for t in range(n):
+        led = -1
+        for i in range(k):
+            suit = suit_of[plays[t, i]]
+            if i % p == 0:
+                led = suit
+            elif suit != led:
+                out[t, (who[t, i] - seat[t]) % p, led] = True
+    return out
 
 
 def _relative(per_seat: np.ndarray, seats: np.ndarray) -> np.ndarray:
@@ -124,14 +145,7 @@ def observe(view) -> Observation:
         win_card = view.winning_card
         win_seat = np.where(view.winning_seat >= 0, (view.winning_seat - seat) % p, -1)
         trick, position = view.trick, view.position
-        plays, who = view.plays, view.play_seats.astype(np.int64)
-        suits = masks.suit_of(plays, deck)
-        k = plays.shape[1]
-        led_of_play = suits[:, (np.arange(k) // p) * p] if k else suits
-        off = suits != led_of_play
-        flat = np.zeros((n, p * 4 + 1), dtype=bool)
-        np.put_along_axis(flat, np.where(off, who * 4 + np.maximum(led_of_play, 0), p * 4), True, axis=1)
-        voids = _relative(flat[:, : p * 4].reshape(n, p, 4), seats[:, :, None])
+        voids = _voids(view.plays, view.play_seats, seat, np.asarray(deck.suit_of, dtype=np.int64), p)
         unseen_mask = full & ~(hand_mask | played_mask)
         trumps = np.asarray(deck.suit_masks, dtype=np.uint64)[TRUMP]
         above = masks.above(win_card)
@@ -139,6 +153,7 @@ def observe(view) -> Observation:
             masks.suit_of(win_card, deck) == TRUMP, above & trumps, (above & masks.suit_mask(led, deck)) | trumps
         )
         master = (win_card >= 0) & ((beaters & unseen_mask) == 0)
+        winners_mask = np.where(win_card >= 0, legal_mask & beaters, legal_mask)
         broken = view.spades_broken
     else:
         played_mask = np.zeros(n, dtype=np.uint64)
@@ -149,6 +164,7 @@ def observe(view) -> Observation:
         voids = np.zeros((n, p, 4), dtype=bool)
         unseen_mask = full & ~hand_mask
         master = np.zeros(n, dtype=bool)
+        winners_mask = np.zeros(n, dtype=np.uint64)
         broken = np.zeros(n, dtype=bool)
     legal_bids = view.legal_bids if hasattr(view, "legal_bids") else np.zeros((n, 14), dtype=bool)
     return Observation(
@@ -157,6 +173,7 @@ def observe(view) -> Observation:
         bids=bids, blind=blind, contract=contract, tricks=tricks, needed=np.maximum(contract - tricks, 0),
         tricks_won=tricks_won, scores=scores, bags=bags, trick=trick, position=position, trick_cards=trick_cards,
         leader=leader, led_suit=led, winning_card=win_card, winning_seat=win_seat,
-        partner_winning=(win_seat == PARTNER) if p == 4 else np.zeros(n, dtype=bool), master=master, voids=voids,
+        partner_winning=(win_seat == PARTNER) if p == 4 else np.zeros(n, dtype=bool), master=master,
+        winners=masks.to_bool(winners_mask), winners_ids=masks.card_ids(winners_mask, deck=deck), voids=voids,
         played=masks.to_bool(played_mask), unseen=masks.to_bool(unseen_mask), spades_broken=broken,
     )  # fmt: skip
