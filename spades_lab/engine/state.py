@@ -151,7 +151,7 @@ def _aliased(shape: tuple[int, ...], dtype: type, fill: object) -> tuple[np.ndar
     read_only = np.frombuffer(raw, dtype=np.uint8, count=nbytes).view(dt).reshape(shape)
     memory = (ctypes.c_uint8 * max(nbytes, 1)).from_address(read_only.__array_interface__["data"][0])
     memory.keep = raw  # type: ignore[attr-defined]
-    writable = np.frombuffer(memory, dtype=np.uint8, count=nbytes).view(dt).reshape(shape)
+    writable = np.frombuffer(memory, dtype=np.uint8, count=nbytes).view(dt).reshape(shape)  # type: ignore[call-overload]
     writable[...] = fill
     return writable, read_only
 
@@ -166,6 +166,26 @@ class PublicArrays:
         "plays", "play_seats", "trick_cards", "played", "led_suit", "win_card", "win_seat", "broken",
         "tricks_won", "leader", "legal",
     )  # fmt: skip
+    game_id: np.ndarray
+    hand_number: np.ndarray
+    dealer: np.ndarray
+    scores: np.ndarray
+    bags: np.ndarray
+    draft_keep: np.ndarray
+    bids: np.ndarray
+    blind: np.ndarray
+    legal_bids: np.ndarray
+    plays: np.ndarray
+    play_seats: np.ndarray
+    trick_cards: np.ndarray
+    played: np.ndarray
+    led_suit: np.ndarray
+    win_card: np.ndarray
+    win_seat: np.ndarray
+    broken: np.ndarray
+    tricks_won: np.ndarray
+    leader: np.ndarray
+    legal: np.ndarray
 
     def __init__(self, arrays: dict[str, np.ndarray]) -> None:
         for name, array in arrays.items():
@@ -421,14 +441,14 @@ class State:
                 # blind nil is a nil: only where nil is a legal bid, and only for a side trailing enough
                 eligible = self.legal_bids[:, 0].copy()
                 if rules.blind_nil_trail:
-                    side = actor % 2
-                    eligible &= self.scores[tables, 1 - side] - self.scores[tables, side] >= rules.blind_nil_trail
+                    trailing = actor % 2
+                    eligible &= self.scores[tables, 1 - trailing] - self.scores[tables, trailing] >= rules.blind_nil_trail
             else:
                 eligible = ~self.blind[tables, actor]
             self.to_act = np.where(eligible, actor, -1)
             return
         if phase == Phase.EXCHANGE:
-            side, back = divmod(index, 2)
+            side, back = index // 2, index % 2
             pair = self.blind[:, [side, side + 2]]
             single = pair[:, 0] ^ pair[:, 1]
             bidder = np.where(pair[:, 0], side, side + 2)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -399,7 +400,7 @@ def _labels(deck: Deck, ids: np.ndarray) -> list[str]:
     return [deck.cards[int(c)] for c in ids if c >= 0]
 
 
-def table_views(view: _View) -> list[TableView]:
+def table_views(view: Any) -> list[TableView]:
     """Split a batch view into per-table plain observations (slow: a Python loop over tables)."""
     deck = view.deck
     obs = observe(view)
