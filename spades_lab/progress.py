@@ -75,7 +75,7 @@ def _package_dispatchers() -> Iterable[Any]:
                     yield value
 
 
-CORE_KERNELS = ("legal_plays", "apply_play")
+CORE_KERNELS = ("legal_plays_into", "apply_play")
 """Kernels every hand uses: with no cache entry at all, this is a first run."""
 
 

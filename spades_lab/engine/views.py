@@ -386,7 +386,7 @@ class TableView:
     winners: list[str]
     """Legal cards that would hold the trick if played now, weakest first (all legal cards when I lead)."""
     voids: list[list[bool]]
-    """voids[relative seat][suit]: that seat has shown it holds no card of the suit."""
+    """`voids[relative seat][suit]`: that seat has shown it holds no card of the suit."""
     unseen: list[str]
     """Cards neither in my hand nor played (held by the others), weakest first."""
     plays: list[tuple[int, str]]
