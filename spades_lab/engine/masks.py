@@ -40,14 +40,18 @@ def to_bool(masks: np.ndarray | int) -> np.ndarray:
 def from_bool(cards: np.ndarray) -> np.ndarray:
     """uint64 masks from [..., 52] bool arrays (the inverse of `to_bool`)."""
     cards = np.asarray(cards, dtype=bool)
-    return np.bitwise_or.reduce(cards.astype(np.uint64) << _SHIFTS, axis=-1)
+    masks: np.ndarray = np.bitwise_or.reduce(cards.astype(np.uint64) << _SHIFTS, axis=-1)
+    return masks
 
 
 def from_ids(ids: np.ndarray) -> np.ndarray:
     """uint64 masks from [..., k] card-id arrays; -1 entries are ignored."""
     ids = np.asarray(ids, dtype=np.int64)
     bits = np.where(ids >= 0, ONE << np.clip(ids, 0, 63).astype(np.uint64), np.uint64(0))
-    return np.bitwise_or.reduce(bits, axis=-1) if ids.shape[-1] else np.zeros(ids.shape[:-1], dtype=np.uint64)
+    if not ids.shape[-1]:
+        return np.zeros(ids.shape[:-1], dtype=np.uint64)
+    masks: np.ndarray = np.bitwise_or.reduce(bits, axis=-1)
+    return masks
 
 
 def count(masks: np.ndarray | int) -> np.ndarray:
@@ -59,7 +63,8 @@ def has(masks: np.ndarray | int, ids: np.ndarray | int) -> np.ndarray:
     """True where card id `ids` is in the mask (elementwise; -1 is never in a mask)."""
     ids = np.asarray(ids, dtype=np.int64)
     bit = ONE << np.clip(ids, 0, 63).astype(np.uint64)
-    return (ids >= 0) & ((np.asarray(masks, dtype=np.uint64) & bit) != 0)
+    held: np.ndarray = (ids >= 0) & ((np.asarray(masks, dtype=np.uint64) & bit) != 0)
+    return held
 
 
 @lru_cache(maxsize=8)

@@ -17,6 +17,7 @@ uses. A compiled kernel (like `tips`) reads the view's masks directly instead.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -118,7 +119,7 @@ def _relative(per_seat: np.ndarray, seats: np.ndarray) -> np.ndarray:
     return np.take_along_axis(per_seat, seats, axis=1)
 
 
-def observe(view) -> Observation:
+def observe(view: Any) -> Observation:
     """The observation of every table of a view (bid, play or any other decision)."""
     n, p, deck = len(view), view.players, view.deck
     seat = np.asarray(view.seat, dtype=np.int64)

@@ -164,7 +164,7 @@ def weakest(mask: np.uint64, d: Any) -> int:
     for i in range(52):
         c = d.order[i]
         if (mask >> np.uint64(c)) & ONE == ONE:
-            return c
+            return c  # type: ignore[no-any-return]  # numba scalars
     return -1
 
 
@@ -174,7 +174,7 @@ def strongest(mask: np.uint64, d: Any) -> int:
     for i in range(51, -1, -1):
         c = d.order[i]
         if (mask >> np.uint64(c)) & ONE == ONE:
-            return c
+            return c  # type: ignore[no-any-return]  # numba scalars
     return -1
 
 
@@ -183,15 +183,15 @@ def winners(o: Any, d: Any) -> np.uint64:
     """The legal cards that would hold the trick if played now (every legal card when leading)."""
     w = o.winning_card
     if w < 0:
-        return o.legal
+        return o.legal  # type: ignore[no-any-return]  # numba scalars
     above = ZERO if w >= 63 else ~((ONE << np.uint64(w + 1)) - ONE)
     trumps = d.suit_masks[TRUMP]
     if d.suit_of[w] == TRUMP:
-        return o.legal & above & trumps
-    return o.legal & ((above & d.suit_masks[d.suit_of[w]]) | trumps)
+        return o.legal & above & trumps  # type: ignore[no-any-return]  # numba scalars
+    return o.legal & ((above & d.suit_masks[d.suit_of[w]]) | trumps)  # type: ignore[no-any-return]  # numba scalars
 
 
-def _driver(fn: Callable) -> Callable:
+def _driver(fn: Callable[..., int]) -> Callable[..., None]:
     """A compiled loop calling `fn(record, deck)` for every table (compiled once per function)."""
 
     @njit
@@ -205,10 +205,10 @@ def _driver(fn: Callable) -> Callable:
 class CompiledPolicy:
     """A policy from scalar numba functions `play(o, d) -> card id` and/or `bid(o, d) -> bid`."""
 
-    def __init__(self, play: Callable | None = None, bid: Callable | None = None, name: str = "compiled") -> None:
+    def __init__(self, play: Callable[..., int] | None = None, bid: Callable[..., int] | None = None, name: str = "compiled") -> None:
         self.name = name
         self._fns = {"play": play, "bid": bid}
-        self._drivers: dict[str, Callable] = {}
+        self._drivers: dict[str, Callable[..., None]] = {}
 
     def __getstate__(self) -> dict[str, Any]:
         return {"name": self.name, "_fns": self._fns, "_drivers": {}}  # drivers are rebuilt where unpickled
@@ -231,7 +231,7 @@ class CompiledPolicy:
 
 
 def compiled_policy(
-    play: Callable | None = None, bid: Callable | None = None, name: str = "compiled"
+    play: Callable[..., int] | None = None, bid: Callable[..., int] | None = None, name: str = "compiled"
 ) -> CompiledPolicy:
     """Wrap scalar numba functions (see the module docstring) as a batch policy."""
     return CompiledPolicy(play, bid, name)

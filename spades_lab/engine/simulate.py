@@ -156,7 +156,7 @@ class _Seating:
 
 
 def _decide(
-    policies: _Seating, state: State, method: str, view_cls: type, ask: Callable, context: ViewContext, dtype: type
+    policies: _Seating, state: State, method: str, view_cls: type, ask: Callable[..., np.ndarray], context: ViewContext, dtype: type
 ) -> np.ndarray:
     """Ask each seat's policy at this decision point, for the tables where a seat acts."""
     actor, decision = state.to_act, state.decision
@@ -177,7 +177,7 @@ def _decide(
     return actions
 
 
-_ASK: dict[Phase, tuple[str, type, Callable, type]] = {
+_ASK: dict[Phase, tuple[str, type, Callable[..., np.ndarray], type]] = {
     Phase.DRAFT: ("draft", DraftView, ask_draft, np.bool_),
     Phase.BLIND: ("blind", BlindView, ask_blind, np.bool_),
     Phase.BID: ("bid", BidView, ask_bids, np.int64),

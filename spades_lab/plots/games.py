@@ -115,7 +115,7 @@ def score_trajectories(
         made = True
     else:
         fig, axes, made = figure_axes(ax, len(picks), 6.0, 4.0)
-    for ax, (pairing, seating, game) in zip(axes, picks):
+    for panel, (pairing, seating, game) in zip(axes, picks):
         rows = hands[(hands["pairing"] == pairing) & (hands["seating"] == seating) & (hands["game"] == game)]
         rows = rows.sort_values("hand")
         if rows.empty:
@@ -125,23 +125,23 @@ def score_trajectories(
         penalised = False
         for side, name in enumerate(names):
             score = np.concatenate([[rows[f"score_before{side}"].iloc[0]], rows[f"score_after{side}"].to_numpy()])
-            ax.plot(played, score, color=colour[name], label=f"{name} ({side_label(side, rules.players)})", lw=1.5)
+            panel.plot(played, score, color=colour[name], label=f"{name} ({side_label(side, rules.players)})", lw=1.5)
             hit = np.flatnonzero(rows[f"bag_penalties{side}"].to_numpy() > 0) + 1
-            ax.plot(played[hit], score[hit], "v", color=colour[name], ms=7, mec="black", mew=0.5)
+            panel.plot(played[hit], score[hit], "v", color=colour[name], ms=7, mec="black", mew=0.5)
             penalised = penalised or len(hit) > 0
         if penalised:
-            ax.plot([], [], "v", color="lightgray", ms=7, mec="black", mew=0.5, label="bag penalty")
-        ax.axhline(rules.target, color="gray", lw=0.8, ls="--", label=f"target {rules.target}")
+            panel.plot([], [], "v", color="lightgray", ms=7, mec="black", mew=0.5, label="bag penalty")
+        panel.axhline(rules.target, color="gray", lw=0.8, ls="--", label=f"target {rules.target}")
         if rules.mercy:
-            ax.axhline(rules.mercy_threshold, color="gray", lw=0.8, ls=":", label=f"mercy {rules.mercy_threshold}")
-        ax.axhline(0, color="black", lw=0.5)
-        ax.set_xlabel("hands played")
-        ax.set_ylabel("score (points)")
-        ax.set_title(f"pairing {pairing} ({names[0]} on {side_label(0, rules.players)}), seating {seating}, "
-                     f"game {game}:\n{_outcome(rows, names)}", fontsize=9)  # fmt: skip
-        ax.legend(fontsize=7)
-    for ax in axes[len(picks) :]:
-        ax.set_visible(False)
+            panel.axhline(rules.mercy_threshold, color="gray", lw=0.8, ls=":", label=f"mercy {rules.mercy_threshold}")
+        panel.axhline(0, color="black", lw=0.5)
+        panel.set_xlabel("hands played")
+        panel.set_ylabel("score (points)")
+        panel.set_title(f"pairing {pairing} ({names[0]} on {side_label(0, rules.players)}), seating {seating}, "
+                        f"game {game}:\n{_outcome(rows, names)}", fontsize=9)  # fmt: skip
+        panel.legend(fontsize=7)
+    for panel in axes[len(picks) :]:
+        panel.set_visible(False)
     if not made:
         return fig
     note = "; the same game id in both seatings is the same deals with partnerships swapped" if (

@@ -132,8 +132,8 @@ def nil_outcomes(source: Source, ax: AxesArg = None) -> Figure:
     for i, name in enumerate(names):
         mine = table[table["entrant"] == name]
         bids = int(mine["bids"].sum())
-        made = float(mine.loc[mine["outcome"] == NIL_OUTCOMES[0], "share"].sum())
-        text = f"{bids:,} nil bids,\n{made:.0%} made" if bids else "no nil bids"
+        made_share = float(mine.loc[mine["outcome"] == NIL_OUTCOMES[0], "share"].sum())
+        text = f"{bids:,} nil bids,\n{made_share:.0%} made" if bids else "no nil bids"
         ax_out.annotate(text, (1.0, y[i]), xytext=(4, 0), textcoords="offset points", va="center", fontsize=8)
     ax_out.set_yticks(y, names)
     ax_out.invert_yaxis()
