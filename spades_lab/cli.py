@@ -73,6 +73,9 @@ def _bench(args: argparse.Namespace) -> int:
     else:
         for name, r in results.items():
             print(f"{name:10s} {r['hands_per_s']:>10,} hands/s  peak {r['peak_mib']:.0f} MiB  ({WORKLOADS[name][2]})")
+            extra = {k: v for k, v in r.items() if k not in ("hands", "seconds", "hands_per_s", "peak_mib")}
+            if extra:
+                print(" " * 11 + "  ".join(f"{k} {v:,}" for k, v in extra.items()))
     return 0
 
 
