@@ -119,6 +119,8 @@ class BatchEnv:
         self.observation_size = SIZE
         self.n_actions = N_ACTIONS
         self.seed = seed
+        self.finished: State | None = None
+        """The state of the hand that ended last (phase DONE), kept for final observations."""
         self.decisions = 0
         """Decisions taken so far (acting tables summed over steps)."""
         self.hands_played = 0
@@ -242,6 +244,7 @@ class BatchEnv:
         self.scores, self.bags = after, result.bags_after.copy()
         self.hand = self.hand + 1
         self.dealer = (self.dealer + 1) % self.players
+        self.finished = self.state
         done = np.flatnonzero(over | unfinished)
         if len(done):
             self._fresh(done)

@@ -58,6 +58,15 @@ SIZE: int = _at
 """Length of one observation vector."""
 
 _O = {name: s.start for name, s in LAYOUT.items()}
+SCORE_CLIP = 10.0
+"""Scores / target and bags / threshold are clipped to +-10 (a game far past its target, or bags without penalty)."""
+
+
+def bounds() -> tuple[np.ndarray, np.ndarray]:
+    """(low, high) of every entry: 0..1 except the scores block, -10..10."""
+    low, high = np.zeros(SIZE, dtype=np.float32), np.ones(SIZE, dtype=np.float32)
+    low[LAYOUT["scores"]], high[LAYOUT["scores"]] = -SCORE_CLIP, SCORE_CLIP
+    return low, high
 
 
 @njit(cache=True)
@@ -125,10 +134,10 @@ def _encode(
         in_trick = count % players
         if count > 0 and in_trick > 0:
             out[t, o_leader + (play_seats[t, count - in_trick] - me) % players] = 1.0
-        out[t, o_scores + 0] = scores[t, side] / target
-        out[t, o_scores + 1] = scores[t, 1 - side] / target
-        out[t, o_scores + 2] = bags[t, side] / bag_threshold
-        out[t, o_scores + 3] = bags[t, 1 - side] / bag_threshold
+        out[t, o_scores + 0] = min(max(scores[t, side] / target, -SCORE_CLIP), SCORE_CLIP)
+        out[t, o_scores + 1] = min(max(scores[t, 1 - side] / target, -SCORE_CLIP), SCORE_CLIP)
+        out[t, o_scores + 2] = min(bags[t, side] / bag_threshold, SCORE_CLIP)
+        out[t, o_scores + 3] = min(bags[t, 1 - side] / bag_threshold, SCORE_CLIP)
         out[t, o_phase + phase[t]] = 1.0
         out[t, o_dealer + (dealer[t] - me) % players] = 1.0
         if broken[t]:
