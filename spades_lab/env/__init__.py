@@ -11,3 +11,16 @@ from spades_lab.env.batch import BatchEnv, HandEnd
 from spades_lab.env.encode import LAYOUT, SIZE, encode
 
 __all__ = ["LAYOUT", "SIZE", "BatchEnv", "HandEnd", "encode"]
+
+
+def _register_gymnasium() -> None:
+    """Make `gymnasium.make("spades_lab/Spades-v0")` work once this package is imported."""
+    try:
+        import gymnasium
+    except ImportError:
+        return
+    if "spades_lab/Spades-v0" not in gymnasium.registry:
+        gymnasium.register(id="spades_lab/Spades-v0", entry_point="spades_lab.env.gym:SpadesEnv")
+
+
+_register_gymnasium()
