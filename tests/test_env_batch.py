@@ -180,3 +180,19 @@ def test_every_preset_plays_with_masks_from_the_state(name: str) -> None:
     assert Phase.PLAY in phases and Phase.BID in phases
     assert (Phase.DRAFT in phases) == (rules.players == 2)
     assert (Phase.EXCHANGE in phases) == bool(rules.blind_nil and rules.blind_nil_exchange)
+
+
+def test_hand_logs_replay_as_records() -> None:
+    """The env's hand logs are complete RECORDS.md stories: they replay through the engine's verifier."""
+    from spades_lab.engine.records import hand_records, verify
+
+    rules = preset("short").replace(hand_cap=2)
+    env = BatchEnv(rules, 6, seed=8, observe=False)
+    generator = np.random.default_rng(4)
+    records = []
+    while len(records) < 12:
+        _, _, _, _, info = env.step(env.random_actions(generator))
+        if info["hand_over"][0]:
+            records += list(hand_records(env.last_hand_log(), rules))
+    verify(records, rules)
+    assert sorted((r["game"], r["hand"]) for r in records) == [(g, h) for g in range(6) for h in range(2)]

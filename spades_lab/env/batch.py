@@ -19,7 +19,7 @@ from numba import njit
 
 from spades_lab.engine import rng
 from spades_lab.engine.scoring import game_end
-from spades_lab.engine.simulate import MAX_HANDS
+from spades_lab.engine.simulate import MAX_HANDS, HandLog
 from spades_lab.engine.state import N_ACTIONS, NIL_ACTION, Phase, State
 from spades_lab.engine.views import TEAM_OF_SEAT
 from spades_lab.env.encode import SIZE, encode
@@ -159,6 +159,7 @@ class BatchEnv:
     def _fresh(self, rows: np.ndarray) -> None:
         """Give the tables `rows` the next game ids, from 0-0 with their own dealer."""
         ids = np.arange(self._next_game, self._next_game + len(rows), dtype=np.int64)
+        self.game = self.game.copy()  # the finished hand's state keeps its own game ids
         self._next_game += len(rows)
         keys = rng.derive(self._root, ids)
         self.game[rows], self._game_keys[rows], self.hand[rows] = ids, keys, 0
@@ -239,9 +240,10 @@ class BatchEnv:
         terminated[:] = over
         truncated[:] = unfinished
         end = HandEnd(result.points, after, over, winner, unfinished)
+        self._last_result = (result, end)
         self.hands_played += self.n
         self.games_finished += int((over | unfinished).sum())
-        self.scores, self.bags = after, result.bags_after.copy()
+        self.scores, self.bags = after.copy(), result.bags_after.copy()
         self.hand = self.hand + 1
         self.dealer = (self.dealer + 1) % self.players
         self.finished = self.state
@@ -250,6 +252,24 @@ class BatchEnv:
             self._fresh(done)
         self._deal()
         return end
+
+    def last_hand_log(self) -> HandLog:
+        """The hand that ended last as the engine's HandLog (for RECORDS.md lines: `hand_records`)."""
+        state = self.finished
+        if state is None:
+            raise ValueError("no hand has ended yet")
+        result, end = self._last_result
+        n, p = state.n, self.players
+        return HandLog(
+            game=state.game_id, hand=state.hand_number, dealer=state.dealer, deal=state.dealt, held=state.held,
+            bids=state.bids, plays=state.plays, play_seats=state.play_seats, tricks=state.tricks_won,
+            score_before=state.scores, bags_before=state.bags, hand_score=result.points, score_after=end.score_after,
+            bags_after=result.bags_after, bags_won=result.new_bags, bag_penalties=result.penalties,
+            game_over=end.game_over, winner=end.winner, unfinished=end.unfinished, blind=state.blind,
+            passed=state.passed,
+            draft_keep=state.draft_keep if state.drafted else np.zeros((n, 26 if p == 2 else 0), dtype=bool),
+            stock=state.stock if state.drafted else np.zeros((n, 52 if p == 2 else 0), dtype=np.int64),
+        )  # fmt: skip
 
     # --- what the agent sees --------------------------------------------------------------------
 
