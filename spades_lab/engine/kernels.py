@@ -187,3 +187,17 @@ def apply_draft(
         taken, dropped = (top, nxt) if keep[t] else (nxt, top)
         hands[t, actor[t]] |= BIT[taken]
         discards[t, actor[t]] |= BIT[dropped]
+
+
+@njit(cache=True)
+def own_entries(per_seat: np.ndarray, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    """per_seat[rows[t], seat[t]] for each t (rows empty: row t): a seat's own cards, for its view."""
+    n = seat.shape[0]
+    out = np.empty(n, dtype=per_seat.dtype)
+    if rows.shape[0] == 0:
+        for t in range(n):
+            out[t] = per_seat[t, seat[t]]
+    else:
+        for t in range(n):
+            out[t] = per_seat[rows[t], seat[t]]
+    return out
