@@ -36,7 +36,8 @@ _BLOCKS: list[tuple[str, int, str]] = [
     (
         "scores",
         4,
-        "own side's score / target, other side's score / target, own bags / bag threshold, other bags / threshold",
+        "own side's score / target, other side's score / target, own bags / bag threshold, other side's bags /"
+        " bag threshold; each clipped to -10..10",
     ),
     ("phase", 6, "one-hot of the table's phase: draft, blind, bid, exchange, play, done"),
     ("dealer", SEATS, "one-hot relative seat of the dealer"),
