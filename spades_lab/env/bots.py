@@ -9,10 +9,11 @@ cards it plays in `simulate_hands` for the same deal.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
-from spades_lab.engine.protocol import Policy, ask_bids, ask_blind, ask_draft, ask_exchange, ask_plays
+from spades_lab.engine.protocol import ask_bids, ask_blind, ask_draft, ask_exchange, ask_plays
 from spades_lab.engine.state import LOOK_ACTION, NIL_ACTION, Phase, State
 from spades_lab.engine.views import BidView, BlindView, DraftView, ExchangeView, PlayView, ViewContext
 from spades_lab.policies import make_player
@@ -39,7 +40,7 @@ def default_bot_name() -> str:
     return PREFERRED_BOT
 
 
-def bot_answers(state: State, policies: Sequence[Policy | None], context: ViewContext | None = None) -> np.ndarray:
+def bot_answers(state: State, policies: Sequence[Any], context: ViewContext | None = None) -> np.ndarray:
     """Each acting seat's policy answer at the current point (what `State.apply` takes), per table.
 
     Tables whose acting seat has no policy (None) get a zero answer; apply only where bots act.
@@ -47,7 +48,7 @@ def bot_answers(state: State, policies: Sequence[Policy | None], context: ViewCo
     phase = state.point[0]
     view_cls, ask, dtype = _ASK[phase]
     context = context or ViewContext(state.rules, state.deck)
-    answers = np.zeros(state.n, dtype=dtype)
+    answers: np.ndarray = np.zeros(state.n, dtype=dtype)
     for seat, policy in enumerate(policies):
         if policy is None:
             continue

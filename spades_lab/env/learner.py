@@ -76,6 +76,7 @@ def play_hands(
         _, _, _, _, info = env.step(actions)
         if info["hand_over"][0]:
             break
+    assert env.finished is not None
     tricks = env.finished.tricks_won
     taken = np.concatenate([tricks[rows, seats] for rows, seats in who])
     return np.vstack(feats), taken.astype(np.float64), info["hand_end"].hand_score[:, 0].astype(np.float64)

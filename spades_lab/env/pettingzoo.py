@@ -42,6 +42,9 @@ def env(**kwargs: Any) -> AECEnv:
     return aec
 
 
+RENDER_MODES = ("ansi", "human")
+
+
 class raw_env(AECEnv):
     """The AEC environment without wrappers (an illegal action raises ValueError)."""
 
@@ -57,8 +60,8 @@ class raw_env(AECEnv):
         super().__init__()
         self.rules = rules if isinstance(rules, Rules) else load_rules(rules)
         self.reward_kind, self.max_hands, self.render_mode = reward, max_hands, render_mode
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode = {render_mode!r}; allowed: {', '.join(self.metadata['render_modes'])}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode = {render_mode!r}; allowed: {', '.join(RENDER_MODES)}")
         self.possible_agents = [f"seat_{s}" for s in range(self.rules.players)]
         self.agents = self.possible_agents[:]
         low, high = bounds()
@@ -85,7 +88,7 @@ class raw_env(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Start a game: game 0 of `seed` (a random seed when None)."""
         if seed is None:
-            seed = int(np.random.SeedSequence().entropy % (2**63))
+            seed = int(np.random.default_rng().integers(2**62))
         self._table = BatchEnv(self.rules, 1, seed, reward=self.reward_kind, observe=False, max_hands=self.max_hands)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -123,6 +126,8 @@ class raw_env(AECEnv):
             return
         assert self._table is not None
         self._cumulative_rewards[agent] = 0.0
+        if action is None:
+            raise ValueError(f"{agent} is to act: None is only for an agent whose game is over")
         _, rewards, terminated, truncated, info = self._table.step(np.array([int(action)], dtype=np.int64))
         self.rewards = {a: float(rewards[0, s]) for s, a in enumerate(self.possible_agents)}
         if info["hand_over"][0]:

@@ -151,7 +151,7 @@ class TerminalGame:
 
     def _bot_actions(self, policy: object) -> list[int]:
         """The actions `policy` would take for the seat to act (an exchange: every card of its pass)."""
-        policies = [None] * self.rules.players
+        policies: list[object | None] = [None] * self.rules.players
         policies[int(self.table.to_act[0])] = policy
         return answers_to_actions(self.table.state, bot_answers(self.table.state, policies))[0]
 
