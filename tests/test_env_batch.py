@@ -196,3 +196,17 @@ def test_hand_logs_replay_as_records() -> None:
             records += list(hand_records(env.last_hand_log(), rules))
     verify(records, rules)
     assert sorted((r["game"], r["hand"]) for r in records) == [(g, h) for g in range(6) for h in range(2)]
+
+
+def test_bench_workload_reports_decisions_and_openspiel_when_installed() -> None:
+    import importlib.util
+
+    from spades_lab.env.speed import BENCH_TABLES, batch_env_workload
+
+    hands, extra = batch_env_workload(100, seed=0)
+    assert hands == BENCH_TABLES  # one whole batch of 4096 tables
+    assert extra["tables"] == 4096 and extra["decisions_per_s"] > extra["hands_per_s"] > 0
+    has_openspiel = importlib.util.find_spec("pyspiel") is not None
+    assert ("openspiel_hands_per_s" in extra) == has_openspiel
+    if has_openspiel:
+        assert extra["openspiel_decisions_per_s"] > extra["openspiel_hands_per_s"] > 0
