@@ -271,6 +271,8 @@ class State:
         self._at = -1
         self._pending = np.zeros(n, dtype=np.uint64)
         self._pending_count = 0
+        self._acting_of: np.ndarray | None = None
+        self._acting = np.zeros(n, dtype=bool)
         self.to_act = np.full(n, -1, dtype=np.int64)
         """The seat to act at each table now; -1 where this table has nothing to decide at this point."""
         self._advance()
@@ -299,7 +301,9 @@ class State:
     @property
     def acting(self) -> np.ndarray:
         """[n] True where a seat decides at this point."""
-        return self.to_act >= 0
+        if self._acting_of is not self.to_act:  # recomputed only when the seats to act change
+            self._acting, self._acting_of = self.to_act >= 0, self.to_act
+        return self._acting
 
     @property
     def phase(self) -> np.ndarray:
@@ -379,7 +383,7 @@ class State:
         ignored where `to_act` is -1. Legality is checked by the caller (`spades_lab.engine.protocol`)."""
         phase, _, index = self.point
         actor = self.to_act
-        rows = np.flatnonzero(self.acting)
+        rows = np.flatnonzero(self.acting) if phase != Phase.PLAY else np.zeros(0, dtype=np.int64)
         if phase == Phase.PLAY:
             p = self.players
             kernels.apply_play(
@@ -465,8 +469,8 @@ class State:
                 self.leader[...] = np.argmax(holds, axis=1)
         position = index % p
         actor = (self.leader + position) % p
-        self.legal[...] = kernels.legal_plays(
-            self.hands, actor, position == 0, self.led_suit, self.broken, self._suit_masks,
+        kernels.legal_plays_into(
+            self.legal, self.hands, actor, position == 0, self.led_suit, self.broken, self._suit_masks,
             FIRST_TRICK_MODES[rules.first_lead] if index < p else 0, self.deck.index.get("2C", 0),
         )  # fmt: skip
         self.to_act = actor
