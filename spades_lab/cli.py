@@ -107,6 +107,9 @@ def _bench(args: argparse.Namespace) -> int:
     else:
         for name, r in results.items():
             print(f"{name:10s} {r['hands_per_s']:>10,} hands/s  peak {r['peak_mib']:.0f} MiB  ({WORKLOADS[name][2]})")
+            extra = {k: v for k, v in r.items() if k not in ("hands", "seconds", "hands_per_s", "peak_mib")}
+            if extra:
+                print(" " * 11 + "  ".join(f"{k} {v:,}" for k, v in extra.items()))
     return 0
 
 
@@ -133,6 +136,19 @@ def _policies(args: argparse.Namespace) -> int:
 def _decide(args: argparse.Namespace) -> int:
     print(json.dumps(decide(args.player, Path(args.position), args.rules)))
     return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    from spades_lab.env.play import parse_seat, play
+
+    rules = load_rules(args.rules)
+    try:
+        seat = parse_seat(args.seat, rules.players)
+    except ValueError as exc:
+        return _error(exc, EXIT_USAGE)
+    seed = args.seed if args.seed is not None else int(time.time() * 1000) % 1_000_000
+    save = None if args.save.lower() == "none" else Path(args.save)
+    return play(rules, seat, args.partner, args.opponents, seed, args.clock, save)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -385,6 +401,16 @@ def build_parser() -> argparse.ArgumentParser:
     plot.add_argument("--out", help="folder for the plot files (default: DIR/plots)")
     plot.add_argument("--format", choices=("png", "svg", "pdf"), default="png", help="file format (default: png)")
     plot.set_defaults(func=_plot)
+
+    game = sub.add_parser("play", help="play a game in the terminal against the bots")
+    game.add_argument("--rules", default="standard", help=f"preset ({', '.join(PRESETS)}) or a .toml/.json file")
+    game.add_argument("--seat", default="0", help="your seat: 0..3 or south, west, north, east (default 0, south)")
+    game.add_argument("--partner", help="your partner's player name (default counting+expert, else counting+tips)")
+    game.add_argument("--opponents", help="the opponents' player name (default as --partner)")
+    game.add_argument("--seed", type=int, help="the game's seed (default: from the clock, printed)")
+    game.add_argument("--clock", type=float, help="seconds per decision; at expiry the table plays for you")
+    game.add_argument("--save", default="spades-lab-game.jsonl", help="RECORDS.md file of the finished hands ('none': no file)")
+    game.set_defaults(func=_play)
 
     run = sub.add_parser("run", help="the main job: a default match, results and plots in --out")
     run.add_argument("--out", default="results/default", help="results directory (cleared first)")
