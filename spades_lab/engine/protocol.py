@@ -145,7 +145,7 @@ def ask_draft(policy: Policy, view: DraftView) -> np.ndarray:
 def ask_exchange(policy: Policy, view: ExchangeView) -> np.ndarray:
     if not hasattr(policy, "exchange"):
         raise PolicyError(
-            f"policy {policy.name!r} has no exchange decision, which blind_nil_exchange = {view.cards} needs",
+            f"policy {policy.name!r} has no exchange decision, which an exchange of {view.cards} card(s) needs",
             policy=policy.name,
         )
     hand = view.hand.copy()

@@ -34,12 +34,17 @@ def _rules_field(rules: Rules) -> str | dict[str, Any]:
 
 
 def _exchange_list(log: HandLog, i: int, deck: Deck) -> list[list]:
-    """Passes in the order made: every partner's pass to a blind-nil bidder, then the passes back."""
-    blind = log.blind[i]
+    """Passes in the order made: every partner's pass to a nil (blind or plain) bidder, then the passes back."""
+    bids, blind = log.bids[i], log.blind[i]
     entries: list[list] = []
-    for to_blind in (True, False):
+    for to_nil in (True, False):
         for seat in range(log.passed.shape[1]):
-            if log.passed[i, seat] and blind[(seat + 2) % 4] == to_blind:
+            if not log.passed[i, seat]:
+                continue
+            taker = (seat + 2) % 4
+            # the exchange's nil bidder: the blind one if the side has one, else the side's plain nil
+            taker_is_bidder = bool(blind[taker]) or (not blind[seat] and bids[taker] == 0)
+            if taker_is_bidder == to_nil:
                 entries += [[seat, (seat + 2) % 4, c] for c in deck.labels(int(log.passed[i, seat]))]
     return entries
 

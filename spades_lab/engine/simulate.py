@@ -182,7 +182,7 @@ def play_hand(
         state.apply(_decide(seating, state, method, view_cls, ask, context, dtype))
     result = state.score()
     after = scores + result.points
-    over, winner, unfinished = game_end(rules, after, hand_number + 1)
+    over, winner, unfinished = game_end(rules, after, hand_number + 1, result.moon)
     n, p = len(game_id), rules.players
     return HandLog(
         game=game_id, hand=hand_number, dealer=dealer, deal=state.dealt, held=state.held, bids=state.bids,

@@ -22,7 +22,14 @@ import numpy as np
 
 from spades_lab.cards import Deck
 from spades_lab.engine import rng
-from spades_lab.engine.state import DRAFT_DECISION, EXCHANGE_DECISION, FIRST_PLAY_DECISION, State
+from spades_lab.engine.state import (
+    DRAFT_DECISION,
+    EXCHANGE_DECISION,
+    FIRST_PLAY_DECISION,
+    NIL_EXCHANGE_DECISION,
+    State,
+    exchange_cards,
+)
 from spades_lab.rules import Rules
 
 TEAM_OF_SEAT = np.array([0, 1, 0, 1])
@@ -194,7 +201,7 @@ class ExchangeView(_SeenView):
     __slots__ = ("_received",)
 
     def __init__(self, state: State, rows: np.ndarray | None, seat: np.ndarray, decision: int, context: ViewContext) -> None:
-        super().__init__(state, rows, seat, decision, context, max(1, state.rules.blind_nil_exchange))
+        super().__init__(state, rows, seat, decision, context, max(1, exchange_cards(state.rules, decision)))
         at = np.arange(len(seat)) if rows is None else rows
         self._received = _ro(state.received[at, seat])
 
@@ -205,12 +212,17 @@ class ExchangeView(_SeenView):
 
     @property
     def cards(self) -> int:
-        return self.rules.blind_nil_exchange
+        return exchange_cards(self.rules, self.decision)
 
     @property
     def passing_to_blind(self) -> bool:
         """True for the partner's pass to the blind-nil bidder, False for the bidder's pass back."""
         return self.decision == EXCHANGE_DECISION
+
+    @property
+    def passing_to_nil(self) -> bool:
+        """True for the partner's pass to the nil bidder (blind or, with `nil_exchange`, plain), False for the pass back."""
+        return self.decision in (EXCHANGE_DECISION, NIL_EXCHANGE_DECISION)
 
 
 class DraftView(_SeenView):
