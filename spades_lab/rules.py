@@ -87,6 +87,11 @@ class Rules:
     number of points it scores for the hand in place of everything else the hand gave it."""
     nil_exchange: int = 0
     """Cards passed each way between a (plain, not blind) nil bidder and its partner after the bidding."""
+    blind_bids: int | None = None
+    """Smallest blind number bid (None: no blind bids): a seat may bid this many tricks or more before
+    seeing its cards; its side's contract then scores double, made or set (4 players only)."""
+    blind_bid_trail: int = 0
+    """Blind bids are allowed only while the seat's side trails the other by at least this many points."""
     zero_bid: str = "nil"
     """nil: a bid of 0 is nil. plain: the minimum-bid variant, a bid of 0 is a plain contract of no
     tricks (its tricks count for the side's contract, beyond it they are bags) and there is no nil."""
@@ -135,6 +140,19 @@ class Rules:
         if self.bid_rule != "free":
             _check_bid_rule(self)
         _one_of("zero_bid", self.zero_bid, ("nil", "plain"))
+        _require(self.blind_bids is None or 2 <= self.blind_bids <= 13, "blind_bids", self.blind_bids,
+                 "None or 2..13 tricks")  # fmt: skip
+        _points("blind_bid_trail", self.blind_bid_trail, 0, MAX_SCORE)
+        if self.blind_bids is not None and self.bid_rule != "free":
+            raise RulesError(
+                f"rules field blind_bids = {self.blind_bids} cannot go with bid_rule = {self.bid_rule!r}, whose"
+                " bids depend on the cards or the partner's nil; allowed: blind_bids None"
+            )
+        if self.blind_bids is not None and self.blind_bids > min(self.max_bid, self.max_team_contract or 13):
+            raise RulesError(
+                f"rules field blind_bids = {self.blind_bids} is above the largest bid the limits allow"
+                f" (max_bid {self.max_bid}, max_team_contract {self.max_team_contract}); allowed: a smaller minimum"
+            )
         if self.zero_bid == "plain":
             for name, off in (("blind_nil", False), ("nil_exchange", 0), ("bid_rule", "free")):
                 if getattr(self, name) != off:
@@ -148,7 +166,7 @@ class Rules:
         if self.players == 2:
             duel_only = {"blind_nil": False, "first_lead": "left_of_dealer", "first_bidder": "left_of_dealer",
                          "max_team_contract": None, "min_team_contract": 0, "nil_tricks_to_partner": False,
-                         "nil_exchange": 0}  # fmt: skip
+                         "nil_exchange": 0, "blind_bids": None}  # fmt: skip
             for name, default in duel_only.items():
                 if getattr(self, name) != default:
                     raise RulesError(

@@ -15,7 +15,9 @@ Variants (RULES.md "Variants" and "Two-player Duel"), each a field of the rules 
     (10-for-200), max_team_contract, min_team_contract, nil_tricks_to_partner; and from issue 13:
     spades_break (off: spades may be led at any time), bid_rule suicide / whiz / mirror, moon
     ("off", "win" or a number of points), nil_exchange (cards passed each way with a plain nil),
-    zero_bid "plain" (RULES.md's minimum-bid variant: 0 is a plain bid, not nil).
+    zero_bid "plain" (RULES.md's minimum-bid variant: 0 is a plain bid, not nil), blind_bids (a number
+    of at least blind_bids bid before seeing the cards, allowed while trailing by blind_bid_trail,
+    flagged in `blind` like a blind nil; its side's contract scores double, made or set).
 A rules dict may omit any field: DEFAULT_RULES fills it in.
 
 Public interface (the engine tests call exactly these):
@@ -78,6 +80,8 @@ DEFAULT_RULES: dict[str, Any] = {
     "moon": "off",
     "nil_exchange": 0,
     "zero_bid": "nil",
+    "blind_bids": None,
+    "blind_bid_trail": 0,
 }
 
 
@@ -235,6 +239,8 @@ def score_hand(
       (blind nil: blind_nil_value);
     - a nil bidder's tricks are bags worth bag_value each if nil_tricks_as_bags,
       otherwise ignored;
+    - a blind number bid (a blind flag on a bid that is not nil) doubles its side's contract
+      value, made or set;
     - zero_bid "plain": a 0 is an ordinary contract of no tricks, never a nil (a side bidding
       0 + 0 makes its contract of 0 and every trick is a bag);
     - moon set to a number: a side that took all 13 tricks scores that number for the hand
@@ -272,6 +278,8 @@ def score_hand(
         value = rules["trick_value"] * contract
         if rules["big_contract"] is not None and contract >= rules["big_contract"]:
             value = rules["big_contract_value"]
+        if any(blind[s] and not is_nil[s] for s in seats):
+            value *= 2  # a blind number bid: the side's contract counts double, made or set
         if contract == 0 and not plain_zero:
             pass  # both bid nil: no contract to make or miss, and no partner contract to take the tricks
         elif contract_tricks >= contract:
@@ -417,11 +425,16 @@ def _check_blind(record: dict, rules: dict, players: int, score_before: list[int
         return [False] * players
     if not isinstance(blind, (list, tuple)) or len(blind) != players or not all(isinstance(b, bool) for b in blind):
         raise RefereeError(f"blind: expected {players} true/false flags, got {blind!r}")
+    raw_bids = record.get("bids")
     for seat, flag in enumerate(blind):
         if not flag:
             continue
         if players != 4:
             raise RefereeError(f"blind[{seat}]: Duel has no blind nil")
+        bid = raw_bids[seat] if isinstance(raw_bids, (list, tuple)) and len(raw_bids) == players else 0
+        if _is_int(bid) and bid != 0:
+            _check_blind_number(seat, bid, rules, score_before)
+            continue
         if not rules["blind_nil"]:
             raise RefereeError(f"blind[{seat}]: {blind!r} but these rules have no blind nil")
         side = partnership_of(seat)
@@ -433,6 +446,23 @@ def _check_blind(record: dict, rules: dict, players: int, score_before: list[int
                 f" but the rules allow it only when trailing by at least {trail}"
             )
     return list(blind)
+
+
+def _check_blind_number(seat: int, bid: int, rules: dict, score_before: list[int]) -> None:
+    """A blind number bid: the rules must allow them, the number must reach blind_bids, the side must trail enough."""
+    least = rules["blind_bids"]
+    if least is None:
+        raise RefereeError(f"blind[{seat}]: blind bid of {bid} but these rules have no blind bids")
+    if bid < least:
+        raise RefereeError(f"blind[{seat}]: blind bid of {bid}, below the blind minimum {least}")
+    side = partnership_of(seat)
+    deficit = score_before[1 - side] - score_before[side]
+    trail = rules["blind_bid_trail"]
+    if trail > 0 and deficit < trail:
+        raise RefereeError(
+            f"blind[{seat}]: blind bid while the side trails by {deficit} (score_before {score_before}),"
+            f" but the rules allow it only when trailing by at least {trail}"
+        )
 
 
 def _check_bids(
@@ -449,7 +479,7 @@ def _check_bids(
             raise RefereeError(
                 f"bids[{seat}]: {bid!r} is neither nil (0) nor in {rules['min_bid']}..{rules['max_bid']}"
             )
-        if blind[seat] and bid != 0:
+        if blind[seat] and bid != 0 and (rules["blind_bids"] is None or bid < rules["blind_bids"]):
             raise RefereeError(f"bids[{seat}]: {bid} but blind[{seat}] marks a blind nil")
     _check_bid_rule(bids, rules, players, deal, deck)
     if players == 4:
@@ -514,8 +544,8 @@ def _apply_exchange(
         raise RefereeError(f"exchange: expected a list of [from_seat, to_seat, card], got {exchange!r}")
     bidder_of: dict[int, int] = {}  # side -> its single (blind or plain) nil bidder, for sides that exchange
     for side, seats in enumerate(side_seats(SEATS)):
-        blinds = [s for s in seats if blind[s]]
         nils = [s for s in seats if bids is not None and bids[s] == 0]
+        blinds = [s for s in seats if blind[s] and (bids is None or bids[s] == 0)]  # blind nils
         if blind_k and len(blinds) == 1:
             bidder_of[side], cards_of[side] = blinds[0], blind_k
         elif rules["nil_exchange"] and len(nils) == 1 and not blinds:

@@ -63,6 +63,50 @@ WORKED = [
 ]
 
 
+BLIND6 = Rules(blind_bids=6)
+
+# (name, bids, tricks, blind flags, hand_score, bags_after) under blind_bids = 6: a blind number doubles its side.
+WORKED_BLIND = [
+    # Seat 0 bid 6 blind, partner 2: contract 8 made exactly, 2 x 80; side 1 bid 7, took 5: -70.
+    ("blind 6 made", [6, 3, 2, 4], [5, 4, 3, 1], [1, 0, 0, 0], [160, -70], [0, 0]),
+    # Contract 8, took 6: set, -2 x 80; side 1 made 7 exactly: 70.
+    ("blind 6 set", [6, 3, 2, 4], [4, 5, 2, 2], [1, 0, 0, 0], [-160, 70], [0, 0]),
+    # Contract 8, took 10: 160 + 2 bags (bags are not doubled); side 1 took 3 of 7: -70.
+    ("blind 6 with bags", [6, 3, 2, 4], [6, 1, 4, 2], [1, 0, 0, 0], [162, -70], [2, 0]),
+    # A blind number beside a nil: the nil is an ordinary nil (+100), the contract 7 doubled: 140 + 100.
+    ("blind 7 beside a nil", [7, 3, 0, 4], [7, 4, 0, 2], [1, 0, 0, 0], [240, -70], [0, 0]),
+]
+
+
+@pytest.mark.parametrize("case", WORKED_BLIND, ids=[c[0] for c in WORKED_BLIND])
+def test_blind_bid_worked_examples_engine_and_referee(case: tuple) -> None:
+    _, bids, tricks, blind, points, bags_after = case
+    flags = [bool(b) for b in blind]
+    result = score_hands(BLIND6, np.array([bids]), np.array([tricks]), np.zeros((1, 2)), np.array([flags]))
+    assert result.points[0].tolist() == points, "engine hand_score"
+    assert result.bags_after[0].tolist() == bags_after, "engine bags_after"
+    assert referee.score_hand(ref(BLIND6), bids, tricks, [0, 0], flags) == (points, bags_after)
+    # the same bids seen (not blind) score single
+    single = referee.score_hand(ref(BLIND6), bids, tricks, [0, 0], [False] * 4)[0]
+    assert single[0] != points[0] and single[1] == points[1]
+
+
+def test_blind_bid_point_offers_look_or_numbers_from_the_minimum() -> None:
+    from spades_lab.engine.state import LOOK_ACTION, NIL_ACTION, Phase, State
+
+    rules = Rules(blind_bids=6, blind_bid_trail=100)
+    # dealer 3: seat 0 bids first; side 0 trails 0 to 150, side 1 does not trail
+    state = State(rules, np.array([0]), np.array([0]), np.zeros(1, np.uint64), np.array([3]),
+                  np.array([[0, 150]]), np.zeros((1, 2), np.int64))  # fmt: skip
+    assert state.point[0] == Phase.BLIND_BID and int(state.to_act[0]) == 0
+    legal = np.flatnonzero(state.legal_action_mask()[0]).tolist()
+    assert legal == [LOOK_ACTION, *range(NIL_ACTION + 6, NIL_ACTION + 14)]
+    state.step(np.array([NIL_ACTION + 7]))  # seat 0 bids 7 blind; its BID point is skipped
+    # seat 0's bid and seat 1's blind decision (side 1 does not trail) are skipped: seat 1 bids seen
+    assert state.point[0] == Phase.BID and int(state.to_act[0]) == 1
+    assert state.bids[0].tolist() == [7, -1, -1, -1] and state.blind[0].tolist() == [True, False, False, False]
+
+
 @pytest.mark.parametrize("case", WORKED, ids=[c[0] for c in WORKED])
 def test_worked_examples_engine_and_referee(case: tuple) -> None:
     _, rules, bids, tricks, bags_before, points, bags_after = case
@@ -198,6 +242,14 @@ SETUPS: dict[str, Setup] = {
     "nil exchange 3 + blind nil exchange 1": Setup(
         Rules(nil_exchange=3, blind_nil=True, blind_nil_exchange=1, hand_cap=6), 120, expect=("blind", "exchange")
     ),
+    "blind bids 6, trail 50": Setup(
+        Rules(blind_bids=6, blind_bid_trail=50, hand_cap=6), 120, expect=("blind_number", "blind_number_made")
+    ),
+    "blind bids 5 + blind nil + nil exchange": Setup(
+        Rules(blind_bids=5, blind_nil=True, blind_nil_exchange=1, nil_exchange=2, hand_cap=6),
+        120,
+        expect=("blind_number", "blind", "exchange"),
+    ),
     "nil exchange 2, counting+tips": Setup(Rules(nil_exchange=2, hand_cap=6), 120, "counting+tips", ("exchange",)),
     "jokers whiz, no spades break": Setup(
         Rules(deck="jokers", bid_rule="whiz", spades_break=False, hand_cap=6), 60, expect=("spade_led_unbroken",)
@@ -223,6 +275,10 @@ def features(records: list[dict], rules: Rules) -> Counter:
         seen["exchange"] += bool(rec["exchange"])
         for seats in ([0, 2], [1, 3]):
             seen["failed_nil"] += any(rec["bids"][s] == 0 and rec["tricks"][s] > 0 for s in seats)
+            number = [s for s in seats if rec["blind"][s] and rec["bids"][s] > 0]
+            seen["blind_number"] += bool(number)
+            bid = sum(rec["bids"][s] for s in seats)
+            seen["blind_number_made"] += bool(number) and sum(rec["tricks"][s] for s in seats) >= bid
             seen["zero_took_tricks"] += any(rec["bids"][s] == 0 and rec["tricks"][s] > 0 for s in seats)
             seen["moon"] += sum(rec["tricks"][s] for s in seats) == 13
         broken = False
@@ -299,6 +355,9 @@ WRONG_RULES = [
     ("mirror", {"bid_rule": "suicide"}),
     ("nil exchange 2", {"nil_exchange": 0}),
     ("plain zero", {"zero_bid": "nil"}),
+    ("blind bids 6, trail 50", {"blind_bids": None}),
+    ("blind bids 6, trail 50", {"blind_bids": 7}),
+    ("blind bids 6, trail 50", {"blind_bid_trail": 400}),
     ("nil exchange 2", {"zero_bid": "plain", "nil_exchange": 0}),
     ("nil exchange 2", {"nil_exchange": 1}),
 ]
@@ -355,6 +414,12 @@ def test_spades_lead_refused_when_spades_break_is_on() -> None:
         (lambda: Rules(players=2, target=300, nil_exchange=2), "nil_exchange"),
         (lambda: Rules(spades_break="no"), "spades_break"),
         (lambda: Rules(zero_bid="none"), "zero_bid"),
+        (lambda: Rules(blind_bids=1), "blind_bids"),
+        (lambda: Rules(blind_bids=14), "blind_bids"),
+        (lambda: Rules(blind_bids=6, bid_rule="whiz"), "blind_bids"),
+        (lambda: Rules(blind_bids=6, max_bid=5), "blind_bids"),
+        (lambda: Rules(players=2, target=300, blind_bids=6), "blind_bids"),
+        (lambda: Rules(blind_bid_trail=-1), "blind_bid_trail"),
         (lambda: Rules(zero_bid="plain", blind_nil=True), "blind_nil"),
         (lambda: Rules(zero_bid="plain", nil_exchange=2), "nil_exchange"),
         (lambda: Rules(zero_bid="plain", bid_rule="whiz"), "bid_rule"),

@@ -14,7 +14,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from spades_lab.engine.kernels import is_legal_card
-from spades_lab.engine.views import BidView, BlindView, DraftView, ExchangeView, PlayView
+from spades_lab.engine.views import BidView, BlindBidView, BlindView, DraftView, ExchangeView, PlayView
 
 
 @runtime_checkable
@@ -32,6 +32,7 @@ class Policy(Protocol):
 
 # Optional decisions, asked only where the rules need them:
 #   blind(view: BlindView) -> bool array      (blind nil allowed; a policy without it never bids blind)
+#   blind_bid(view: BlindBidView) -> int array (blind_bids: 0 looks first, else a blind number; optional)
 #   exchange(view: ExchangeView) -> uint64 masks of exactly view.cards cards (blind-nil exchange)
 #   draft(view: DraftView) -> bool array      (Duel: True keeps the top card)
 #   decider(method: str) -> object            (the object that really makes decision `method`; seats whose
@@ -134,6 +135,22 @@ def ask_blind(policy: Policy, view: BlindView) -> np.ndarray:
     if not hasattr(policy, "blind"):
         return np.zeros(len(view), dtype=bool)
     return _ask(policy, "blind", view, "deciding blind nil", lambda row: "True or False", np.bool_)
+
+
+def ask_blind_bid(policy: Policy, view: BlindBidView) -> np.ndarray:
+    """A blind number bid: 0 (look first) or a legal blind number; a policy without the method looks."""
+    if not hasattr(policy, "blind_bid"):
+        return np.zeros(len(view), dtype=np.int64)
+    legal = view.legal_bids.copy()
+    legal[:, 0] = True  # 0: look at the cards first
+    options = _bid_options(legal)
+    bids = _ask(policy, "blind_bid", view, "deciding a blind bid", options, np.integer)
+    in_range = (bids >= 0) & (bids < legal.shape[1])
+    ok = in_range & legal[np.arange(len(bids)), np.where(in_range, bids, 0)]
+    if not ok.all():
+        row = int(np.argmin(ok))
+        raise _fail(policy, view, row, f"blind bid {int(bids[row])} is not allowed", options(row))
+    return bids.astype(np.int64)
 
 
 def ask_draft(policy: Policy, view: DraftView) -> np.ndarray:

@@ -77,11 +77,15 @@ def score_hands(
     value = rules.trick_value * contract
     if rules.big_contract is not None:
         value = np.where(contract >= rules.big_contract, rules.big_contract_value, value)
+    if blind is not None and rules.blind_bids is not None:
+        # a blind number bid doubles its side's contract, made or set (blind flags on nils are blind nils)
+        blind_number = (np.asarray(blind, dtype=bool) & ~nil)[:, seats].any(axis=2)
+        value = np.where(blind_number, 2 * value, value)
     points = np.where(has_contract, np.where(made, value, -value), 0) + rules.bag_value * overtricks
     nil_made = nil & (tricks == 0)
     worth = np.full(bids.shape, rules.nil_value, dtype=np.int64)
     if blind is not None:
-        worth = np.where(blind, rules.blind_nil_value, worth)
+        worth = np.where(blind, rules.blind_nil_value, worth)  # only nils use it
     nil_result = np.where(nil_made, worth, np.where(nil, -worth, 0))
     points += nil_result[:, seats].sum(axis=2)
     new_bags = overtricks

@@ -21,6 +21,7 @@ Action numbering (OpenSpiel Spades, 66 actions):
   names the card in every deck.
 - 52: nil; 53..65: bids 1..13 (action = 52 + bid).
 - The blind-nil decision uses 52 (declare blind nil) and 53 (look at the cards first).
+- A blind number bid (`blind_bids`, at least 2) is 52 + bid; 53 is "look at the cards first".
 - A Duel draft turn is the card taken: the top card (keep it) or the next one (discard the top).
 - A blind-nil exchange passes one card per step: `blind_nil_exchange` steps per giver.
 """
@@ -47,6 +48,8 @@ class Phase(IntEnum):
     EXCHANGE = 3
     PLAY = 4
     DONE = 5
+    BLIND_BID = 6
+    """A blind number bid (`blind_bids`), after the blind-nil decision and before the bid."""
 
 
 N_ACTIONS = 66
@@ -60,6 +63,8 @@ LOOK_ACTION = 53
 FIRST_PLAY_DECISION = 4
 BLIND_DECISION = 100
 """Blind-nil decision of the k-th bidder: BLIND_DECISION + k."""
+BLIND_BID_DECISION = 120
+"""Blind number bid decision of the k-th bidder: BLIND_BID_DECISION + k."""
 EXCHANGE_DECISION = 110
 """The partner's pass to the blind-nil bidder; the pass back is EXCHANGE_DECISION + 1."""
 NIL_EXCHANGE_DECISION = 112
@@ -160,6 +165,8 @@ def _schedule(rules: Rules, draft: bool) -> list[tuple[Phase, int, int]]:
     for k in range(p):
         if rules.blind_nil:
             points.append((Phase.BLIND, BLIND_DECISION + k, k))
+        if rules.blind_bids is not None:
+            points.append((Phase.BLIND_BID, BLIND_BID_DECISION + k, k))
         points.append((Phase.BID, bid_decision(k), k))
     if rules.blind_nil and rules.blind_nil_exchange:
         for side in (0, 1):
@@ -293,6 +300,9 @@ class State:
         rows = np.flatnonzero(self.acting)
         if phase == Phase.BID:
             mask[rows, NIL_ACTION:] = self.legal_bids[rows]
+        elif phase == Phase.BLIND_BID:
+            mask[rows, NIL_ACTION:] = self.legal_bids[rows]
+            mask[rows, LOOK_ACTION] = True
         elif phase == Phase.BLIND:
             mask[rows, NIL_ACTION] = mask[rows, LOOK_ACTION] = True
         elif phase == Phase.DRAFT:
@@ -328,6 +338,8 @@ class State:
             self.apply(np.where(actions >= NIL_ACTION, actions - NIL_ACTION, 0))
         elif phase == Phase.BLIND:
             self.apply(actions == NIL_ACTION)
+        elif phase == Phase.BLIND_BID:
+            self.apply(np.where(actions == LOOK_ACTION, 0, actions - NIL_ACTION))
         elif phase == Phase.DRAFT:
             self.apply(actions == self.stock[:, 2 * index])
         elif phase == Phase.PLAY:
@@ -361,6 +373,11 @@ class State:
             blind = np.asarray(answers, dtype=bool)[rows]
             self.blind[rows, actor[rows]] = blind
             self.bids[rows[blind], actor[rows[blind]]] = 0
+        elif phase == Phase.BLIND_BID:
+            number = np.asarray(answers, dtype=np.int64)[rows]
+            blind = number > 0
+            self.blind[rows[blind], actor[rows[blind]]] = True
+            self.bids[rows[blind], actor[rows[blind]]] = number[blind]
         elif phase == Phase.EXCHANGE:
             cards = np.asarray(answers, dtype=np.uint64)[rows]
             giver = actor[rows]
@@ -398,7 +415,7 @@ class State:
         if phase == Phase.DRAFT:
             self.to_act = np.broadcast_to((self.dealer + 1 + index) % 2, (self.n,)).astype(np.int64)
             return
-        if phase in (Phase.BLIND, Phase.BID):
+        if phase in (Phase.BLIND, Phase.BLIND_BID, Phase.BID):
             if index == 0 and phase == self._points_first_bid_phase():
                 self.dealt = self.hands.copy()
             actor = (first_bidder(rules, self.dealer) + index) % p
@@ -408,7 +425,14 @@ class State:
                 spades = np.bitwise_count(held).astype(np.int64)
             self.legal_bids = legal_bids(rules, self.bids, actor, spades)
             tables = np.arange(self.n)
-            if phase == Phase.BLIND:
+            if phase == Phase.BLIND_BID:
+                # a number of at least blind_bids, within the side limits; for a side trailing enough
+                self.legal_bids[:, : rules.blind_bids] = False
+                eligible = ~self.blind[tables, actor] & self.legal_bids.any(axis=1)
+                if rules.blind_bid_trail:
+                    side = actor % 2
+                    eligible &= self.scores[tables, 1 - side] - self.scores[tables, side] >= rules.blind_bid_trail
+            elif phase == Phase.BLIND:
                 # blind nil is a nil: only where nil is a legal bid, and only for a side trailing enough
                 eligible = self.legal_bids[:, 0].copy()
                 if rules.blind_nil_trail:
@@ -422,7 +446,7 @@ class State:
             plain, (side, back) = index >= 4, divmod(index % 4, 2)
             # blind nil: one blind bidder on the side; plain nil: one nil bidder, and neither is blind
             nils = self.bids[:, [side, side + 2]] == 0
-            blinds = self.blind[:, [side, side + 2]]
+            blinds = self.blind[:, [side, side + 2]] & nils  # blind nils (a blind number bid is no nil)
             pair = nils if plain else blinds
             single = pair[:, 0] ^ pair[:, 1]
             if plain:
@@ -449,7 +473,9 @@ class State:
         self.to_act = actor
 
     def _points_first_bid_phase(self) -> Phase:
-        return Phase.BLIND if self.rules.blind_nil else Phase.BID
+        if self.rules.blind_nil:
+            return Phase.BLIND
+        return Phase.BLIND_BID if self.rules.blind_bids is not None else Phase.BID
 
     # --- setting up positions -------------------------------------------------------------------
 
@@ -457,14 +483,14 @@ class State:
         """Start from bids already made ([n, seats], -1 for not yet; same count at every table):
         moves to the next bid, or to the first play once every seat has bid (positions, replays)."""
         phase = self.point[0]
-        if phase not in (Phase.BLIND, Phase.BID) or self.point[2] != 0:
+        if phase not in (Phase.BLIND, Phase.BLIND_BID, Phase.BID) or self.point[2] != 0:
             raise ValueError("bids can only be set before the first bid")
         self.bids[:] = bids
         if blind is not None:
             self.blind[:] = blind
         made = int((self.bids[0] >= 0).sum())
         target = next(
-            (i for i, (ph, _, k) in enumerate(self._points) if ph in (Phase.BLIND, Phase.BID) and k == made),
+            (i for i, (ph, _, k) in enumerate(self._points) if ph in (Phase.BLIND, Phase.BLIND_BID, Phase.BID) and k == made),
             None,
         )
         if target is None:

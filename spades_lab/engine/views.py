@@ -165,6 +165,24 @@ class BlindView(_View):
     __slots__ = ()
 
 
+class BlindBidView(BlindView):
+    """Whether to bid a number blind (`blind_bids`), before seeing the cards: return 0 to look at the
+    cards first, or a bid from `legal_bids` (at least `rules.blind_bids`); made or set, it counts double.
+    Only seats whose side trails by `blind_bid_trail` (and that did not bid blind nil) are asked.
+    """
+
+    __slots__ = ("_legal_bids",)
+
+    def __init__(self, state: State, rows: np.ndarray | None, seat: np.ndarray, decision: int, context: ViewContext) -> None:
+        super().__init__(state, rows, seat, decision, context)
+        self._legal_bids = _ro(state.legal_bids.copy() if rows is None else state.legal_bids[rows])
+
+    @property
+    def legal_bids(self) -> np.ndarray:
+        """[n, 14] bool: the blind numbers allowed (column 0, nil, is never one)."""
+        return self._legal_bids
+
+
 class _SeenView(_View):
     __slots__ = ("_hand",)
 
