@@ -126,7 +126,7 @@ class _View:
 
     @property
     def blind(self) -> np.ndarray:
-        """[n, seats] True for a seat that bid blind nil."""
+        """[n, seats] True for a seat that bid blind: a blind nil (bid 0) or a blind number (`blind_bids`)."""
         return self._blind
 
     def __len__(self) -> int:
