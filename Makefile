@@ -20,6 +20,7 @@ run: install
 
 test: dev
 	$(BIN)/ruff check spades_lab tests
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 bench: install
@@ -28,6 +29,7 @@ bench: install
 lint: dev
 	$(BIN)/ruff check spades_lab tests
 	$(BIN)/ruff format --check spades_lab tests
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

@@ -94,7 +94,7 @@ class Deck:
             raise CardError(f"deck {name!r} must hold 52 distinct cards, it holds {len(set(cards))}")
         suit_of = np.repeat(np.arange(4, dtype=np.int8), [len(b) for b in blocks])
         suit_masks = np.zeros(4, dtype=np.uint64)
-        for card_id, suit in enumerate(suit_of):
+        for card_id, suit in enumerate(suit_of.tolist()):
             suit_masks[suit] |= np.uint64(1) << np.uint64(card_id)
         # immutable buffers: no policy can make a deck's arrays writable again through `view.deck`
         suit_of = np.frombuffer(suit_of.tobytes(), dtype=np.int8)

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import tomllib
 import warnings
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
-
-import tomllib
 
 __all__ = ["Rules", "RulesError", "RulesWarning", "PRESETS", "preset", "load_rules"]
 
@@ -98,7 +97,7 @@ class Rules:
 
     def __post_init__(self) -> None:
         for f in fields(self):
-            _check_type(f.name, getattr(self, f.name), f.type)
+            _check_type(f.name, getattr(self, f.name), str(f.type))
         # Ranges keep every score far inside int64: a hand moves a side by at most ~90 x MAX_POINTS,
         # so even a million hands at the largest values stay below 10**14 (int64 holds 9.2 x 10**18).
         _points("target", self.target, 1, MAX_SCORE)
@@ -314,7 +313,7 @@ def _require(ok: bool, name: str, value: Any, allowed: str) -> None:
         raise RulesError(f"rules field {name} = {value!r} is impossible; allowed: {allowed}")
 
 
-def _one_of(name: str, value: Any, allowed: tuple) -> None:
+def _one_of(name: str, value: Any, allowed: tuple[Any, ...]) -> None:
     if value not in allowed:
         raise RulesError(f"rules field {name} = {value!r} is not allowed; allowed: {', '.join(map(repr, allowed))}")
 
@@ -367,7 +366,7 @@ def preset(name: str) -> Rules:
         raise RulesError(f"unknown rules preset {name!r}; presets: {', '.join(PRESETS)}") from None
 
 
-def load_rules(spec: str | Path | dict | Rules | None) -> Rules:
+def load_rules(spec: str | Path | dict[str, Any] | Rules | None) -> Rules:
     """Rules from a preset name, a .toml/.json file, a dict or a Rules object (None: standard)."""
     if spec is None:
         return Rules()

@@ -102,6 +102,11 @@ def test_streamed_records_are_the_sorted_run_and_verify(tmp_path, capsys) -> Non
     assert streamed == list(hand_records(log, Rules()))
     verify(streamed[:40])
     assert [p.name for p in tmp_path.iterdir()] == ["g.jsonl"]  # no temporary file left behind
+    import os
+
+    mask = os.umask(0)
+    os.umask(mask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~mask  # an ordinary file, not mkstemp's private 0600
 
 
 def test_record_stream_holds_only_games_in_play(tmp_path) -> None:
@@ -492,3 +497,23 @@ def test_ctrl_c_exits_130(tmp_path) -> None:
     assert proc.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err
     assert list(tmp_path.iterdir()) == []  # the half-written records were removed, nothing was put in place
+
+
+def test_record_stream_memory_is_bounded_when_every_game_runs_long(tmp_path) -> None:
+    """Random players' games all go to max_hands: the stream writes past its buffer instead of holding them."""
+    from spades_lab.engine.records import RecordStream, read_records
+
+    stream = RecordStream(tmp_path / "r.jsonl", Rules(), buffer=50)
+    most = 0
+    with pytest.warns(MaxHandsWarning):
+        for log in simulate_games(Rules(), make_players(["random"]), 20, seed=11, max_hands=12):
+            stream.add(log)
+            most = max(most, stream.held)
+    total = stream.close()
+    assert total == 20 * 12 and most <= 50 + 20 and not stream.sorted
+    records = list(read_records(tmp_path / "r.jsonl"))
+    assert len(records) == total
+    by_game: dict[int, list[int]] = {}
+    for r in records:
+        by_game.setdefault(r["game"], []).append(r["hand"])
+    assert all(hands == list(range(12)) for hands in by_game.values())  # each game's hands still in order

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import tomllib
 
 import pytest
-import tomllib
 from referee import DEFAULT_RULES
 
 from spades_lab.rules import PRESETS, Rules, RulesError, load_rules, preset

@@ -22,7 +22,7 @@ def popcount(x: np.uint64) -> int:
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
     x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))  # type: ignore[return-value]  # numba int
 
 
 @njit(cache=True, inline="always")
@@ -30,7 +30,7 @@ def lowest(x: np.uint64) -> int:
     """Id of the weakest card of a mask; -1 for an empty mask."""
     if x == ZERO:
         return -1
-    return np.int64(trailing_zeros(x))
+    return np.int64(trailing_zeros(x))  # type: ignore[call-arg,return-value]  # a numba intrinsic
 
 
 @njit(cache=True, inline="always")
@@ -38,7 +38,7 @@ def highest(x: np.uint64) -> int:
     """Id of the strongest card of a mask; -1 for an empty mask."""
     if x == ZERO:
         return -1
-    return 63 - np.int64(leading_zeros(x))
+    return 63 - np.int64(leading_zeros(x))  # type: ignore[call-arg,return-value]  # a numba intrinsic
 
 
 @njit(cache=True, inline="always")

@@ -96,7 +96,7 @@ def _hands(position: dict[str, Any], deck: Deck, seats: int) -> tuple[np.ndarray
     return masks[None, :], shown
 
 
-def position_view(position: dict[str, Any], rules: Rules | str | dict | None = None) -> BidView | PlayView:
+def position_view(position: dict[str, Any], rules: Rules | str | dict[str, Any] | None = None) -> BidView | PlayView:
     """The BidView or PlayView (one table) of the seat to act in `position`.
 
     `hands` are the cards held when the first trick was led (after any exchange); blind-nil

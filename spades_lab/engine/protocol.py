@@ -9,17 +9,23 @@ corrects an answer: a wrong shape, dtype, an illegal action or an exception stop
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from spades_lab.engine.kernels import is_legal_card
 from spades_lab.engine.views import BidView, BlindBidView, BlindView, DraftView, ExchangeView, PlayView
 
+AnyView = Any
+"""Any of the views (they share seat, tables, hand_number, deck, len); views.py is being redesigned."""
+
 
 @runtime_checkable
 class Policy(Protocol):
-    name: str
+    @property
+    def name(self) -> str:
+        """The label results carry (read-only: a plain attribute or a property both satisfy it)."""
+        ...
 
     def bid(self, view: BidView) -> np.ndarray:
         """One bid per table: 0 for nil, else a legal number of tricks."""
@@ -57,7 +63,7 @@ class NoLegalActionError(RuntimeError):
     """
 
 
-def _require_options(view, any_legal: np.ndarray, what: str) -> None:
+def _require_options(view: AnyView, any_legal: np.ndarray | np.bool_, what: str) -> None:
     if not any_legal.all():
         row = int(np.argmin(any_legal))
         raise NoLegalActionError(
@@ -66,7 +72,7 @@ def _require_options(view, any_legal: np.ndarray, what: str) -> None:
         )
 
 
-def _fail(policy: Policy, view, row: int, what: str, legal: str) -> PolicyError:
+def _fail(policy: Policy, view: AnyView, row: int, what: str, legal: str) -> PolicyError:
     seat, table, hand = int(view.seat[row]), int(view.tables[row]), int(view.hand_number[row])
     return PolicyError(
         f"policy {policy.name!r} at seat {seat}, table {table} (hand {hand}): {what}; legal: {legal}",
@@ -76,7 +82,9 @@ def _fail(policy: Policy, view, row: int, what: str, legal: str) -> PolicyError:
     )
 
 
-def _ask(policy: Policy, method: str, view, doing: str, legal: Callable[[int], str], dtype) -> np.ndarray:
+def _ask(
+    policy: Policy, method: str, view: AnyView, doing: str, legal: Callable[[int], str], dtype: Any
+) -> np.ndarray:
     """Call a decision and check the answer's form; a failure names the first table of the batch."""
     try:
         answer = getattr(policy, method)(view)
@@ -100,7 +108,7 @@ def _bid_options(legal: np.ndarray) -> Callable[[int], str]:
     return lambda row: ("nil (0), " if legal[row, 0] else "") + ", ".join(str(b) for b in np.flatnonzero(legal[row]) if b)
 
 
-def _card_options(view, mask: np.ndarray) -> Callable[[int], str]:
+def _card_options(view: AnyView, mask: np.ndarray) -> Callable[[int], str]:
     return lambda row: " ".join(view.deck.labels(int(mask[row])))
 
 

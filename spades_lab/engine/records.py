@@ -33,10 +33,10 @@ def _rules_field(rules: Rules) -> str | dict[str, Any]:
     return rules.preset_name() or rules.to_dict()
 
 
-def _exchange_list(log: HandLog, i: int, deck: Deck) -> list[list]:
+def _exchange_list(log: HandLog, i: int, deck: Deck) -> list[list[Any]]:
     """Passes in the order made: every partner's pass to a nil (blind or plain) bidder, then the passes back."""
     bids, blind = log.bids[i], log.blind[i]
-    entries: list[list] = []
+    entries: list[list[Any]] = []
     for to_nil in (True, False):
         for seat in range(log.passed.shape[1]):
             if not log.passed[i, seat]:
@@ -50,7 +50,7 @@ def _exchange_list(log: HandLog, i: int, deck: Deck) -> list[list]:
     return entries
 
 
-def _draft_list(log: HandLog, i: int, deck: Deck) -> list[list]:
+def _draft_list(log: HandLog, i: int, deck: Deck) -> list[list[Any]]:
     first = (int(log.dealer[i]) + 1) % 2
     out = []
     for turn in range(log.draft_keep.shape[1]):
@@ -118,6 +118,12 @@ def check_output_file(path: str | Path) -> Path:
     return path
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 class AtomicFile:
     """A text file written under a temporary name beside `path` and renamed over it when complete.
 
@@ -129,6 +135,7 @@ class AtomicFile:
         parent = self.path.parent if str(self.path.parent) else Path(".")
         fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{self.path.name}.", suffix=".tmp")
         self.tmp = Path(tmp)
+        os.chmod(fd, 0o666 & ~_umask())  # mkstemp's 0600 would make the finished file private
         self.file = os.fdopen(fd, "w")
 
     def write(self, text: str) -> None:
@@ -172,21 +179,31 @@ def write_records(path: str | Path, records: Iterable[dict[str, Any]], append: b
     return n
 
 
+STREAM_BUFFER = 20_000
+"""Most hand records a RecordStream holds back (about 30 MB) to keep the file in (game, hand) order."""
+
+
 class RecordStream:
-    """Hand records written while a run plays, in (game, hand) order, memory flat in the run's length.
+    """Hand records written while a run plays, with memory bounded whatever the run's length.
 
     A game's hands arrive over many batches and games end out of order, so each game's lines wait
-    until it and every lower game id have ended; only games still in play (about one batch of them)
-    are ever held. Written atomically: the file appears at `path` on `close()`.
+    until it and every lower game id have ended, which writes the file sorted by (game, hand). Should
+    more than `buffer` lines wait (games in play all going long, as random players' do), everything
+    waiting is written at once: each game's hands then stay in order but games interleave. Written
+    atomically: the file appears at `path` on `close()`.
     """
 
-    def __init__(self, path: str | Path, rules: Rules, first_game: int = 0) -> None:
+    def __init__(self, path: str | Path, rules: Rules, first_game: int = 0, buffer: int = STREAM_BUFFER) -> None:
         self.rules, self.deck = rules, deck_for(rules.deck)
         self.out = AtomicFile(check_output_file(path))
         self.next_game = first_game
         self.pending: dict[int, list[tuple[int, str]]] = {}
         self.ended: set[int] = set()
         self.written = 0
+        self.held = 0
+        self.buffer = buffer
+        self.sorted = True
+        """False once the buffer overflowed and games were interleaved."""
 
     def add(self, log: HandLog, single_hands: bool = False) -> None:
         """Take one batch; `single_hands`: every row is a whole game (simulate_hands)."""
@@ -194,15 +211,22 @@ class RecordStream:
         for record, end in zip(hand_records(log, self.rules, self.deck), ends.tolist()):
             game = record["game"]
             self.pending.setdefault(game, []).append((record["hand"], _line(record)))
+            self.held += 1
             if end:
                 self.ended.add(game)
         while self.next_game in self.ended:
             self._flush(self.next_game)
+            self.ended.discard(self.next_game)
             self.next_game += 1
+        if self.held > self.buffer:
+            self.sorted = False
+            for game in sorted(self.pending):
+                self._flush(game)
 
     def _flush(self, game: int) -> None:
-        self.ended.discard(game)
-        for _, line in sorted(self.pending.pop(game, [])):
+        lines = sorted(self.pending.pop(game, []))
+        self.held -= len(lines)
+        for _, line in lines:
             self.out.write(line)
             self.written += 1
 
@@ -238,37 +262,37 @@ class _Script:
         self.bids_by_seat, self.blind_by_seat, self.passed, self.cards = bids, blind, passed, plays
         self.row_of = {(int(g), int(h)): row for row, (g, h) in enumerate(zip(game, hand))}
 
-    def _row(self, view) -> np.ndarray:
+    def _row(self, view: Any) -> np.ndarray:
         """The record of each table, found by its (game, hand): a view carries no batch row."""
         return np.array([self.row_of[(int(g), int(h))] for g, h in zip(view.tables, view.hand_number)], dtype=np.int64)
 
     def blind(self, view: BlindView) -> np.ndarray:
         rows = self._row(view)
-        return self.blind_by_seat[rows, view.seat] & (self.bids_by_seat[rows, view.seat] == 0)
+        return np.asarray(self.blind_by_seat[rows, view.seat] & (self.bids_by_seat[rows, view.seat] == 0))
 
     def blind_bid(self, view: BlindView) -> np.ndarray:
         """A blind flag on a number is a blind number bid; 0 (look first) otherwise."""
         rows = self._row(view)
         number = self.bids_by_seat[rows, view.seat]
-        return np.where(self.blind_by_seat[rows, view.seat] & (number > 0), number, 0)
+        return np.asarray(np.where(self.blind_by_seat[rows, view.seat] & (number > 0), number, 0))
 
     def bid(self, view: BidView) -> np.ndarray:
-        return self.bids_by_seat[self._row(view), view.seat]
+        return np.asarray(self.bids_by_seat[self._row(view), view.seat])
 
     def exchange(self, view: ExchangeView) -> np.ndarray:
-        return self.passed[self._row(view), view.seat]
+        return np.asarray(self.passed[self._row(view), view.seat])
 
     def play(self, view: PlayView) -> np.ndarray:
-        return self.cards[self._row(view), view.decision - FIRST_PLAY_DECISION]
+        return np.asarray(self.cards[self._row(view), view.decision - FIRST_PLAY_DECISION])
 
 
-def _need(record: dict, key: str) -> Any:
+def _need(record: dict[str, Any], key: str) -> Any:
     if key not in record:
         raise RecordError(f"record (game {record.get('game')}, hand {record.get('hand')}) lacks field {key!r}")
     return record[key]
 
 
-def replay(records: list[dict[str, Any]], rules: Rules | str | dict | None = None) -> HandLog:
+def replay(records: list[dict[str, Any]], rules: Rules | str | dict[str, Any] | None = None) -> HandLog:
     """Re-run records through the engine with their own deal and decisions; returns the engine's log.
 
     `rules` defaults to the first record's `rules` field. Raises RecordError if a record is
@@ -336,7 +360,7 @@ def _check_draft(record: dict[str, Any], deck: Deck) -> None:
         raise RecordError(f"{where}: the draft does not build the recorded deal")
 
 
-def verify(records: list[dict[str, Any]], rules: Rules | str | dict | None = None) -> None:
+def verify(records: list[dict[str, Any]], rules: Rules | str | dict[str, Any] | None = None) -> None:
     """Replay records and compare every derived field; raises RecordError naming the first mismatch."""
     log = replay(records, rules)
     rules = load_rules(rules if rules is not None else records[0].get("rules"))
@@ -354,15 +378,17 @@ def verify(records: list[dict[str, Any]], rules: Rules | str | dict | None = Non
                 f" the passes replay as {replayed['exchange']!r}"
             )
         for key in ("bids", "blind", "plays", "tricks", "hand_score", "score_after", "bags_after", "game_over", "winner"):
-            mine = [[s, c] for s, c in record[key]] if key == "plays" else record.get(key)
+            mine: Any = record.get(key)
             if key == "blind":  # a record may leave out `blind` (no blind bids)
                 mine = [bool(b) for b in (mine or [False] * rules.players)]
             if key == "plays":
-                mine = [[int(s), deck.cards[deck.card_id(c)]] for s, c in mine]
+                mine = [[int(s), deck.cards[deck.card_id(c)]] for s, c in record[key]]
             if mine != replayed[key]:
                 raise RecordError(
                     f"game {record.get('game')}, hand {record.get('hand')}: {key} is {record.get(key)!r},"
                     f" the rules give {replayed[key]!r}"
                 )
-        if bool(record.get("unfinished", False)) != bool(replayed.get("unfinished", False)):
+        # A record may say unfinished where the rules alone do not: the run stopped it at max_hands (a run
+        # setting, not a rule). game_over was compared above, so such a game was indeed still going.
+        if bool(replayed.get("unfinished", False)) and not record.get("unfinished", False):
             raise RecordError(f"game {record.get('game')}, hand {record.get('hand')}: unfinished flag disagrees")

@@ -50,7 +50,7 @@ def _derive(keys: np.ndarray, part: np.ndarray) -> np.ndarray:
     return out
 
 
-def derive(keys: np.ndarray | int, part: np.ndarray | int) -> np.ndarray:
+def derive(keys: np.ndarray | np.uint64 | int, part: np.ndarray | int) -> np.ndarray:
     """Child keys: the same (key, part) always gives the same key, other parts unrelated ones."""
     k, p = np.broadcast_arrays(np.asarray(keys, dtype=np.uint64), np.asarray(part, dtype=np.uint64))
     return _derive(np.array(k, copy=True).ravel(), np.array(p, copy=True).ravel()).reshape(k.shape)
@@ -58,7 +58,7 @@ def derive(keys: np.ndarray | int, part: np.ndarray | int) -> np.ndarray:
 
 def seed_key(seed: int) -> np.uint64:
     """The root key of a run; any Python int seed is folded into 64 bits."""
-    return derive(np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF), 0x5EED)[()]
+    return np.uint64(derive(np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF), 0x5EED)[()])
 
 
 @njit(cache=True)

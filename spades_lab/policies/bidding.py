@@ -47,8 +47,8 @@ _SWITCHES: list[tuple[str, str, Any]] = [
 
 def _fields(shift: int) -> list[tuple[str, str, Any]]:
     switches = [(name, kind, field(default=shift if name == "shift" else default)) for name, kind, default in _SWITCHES]
-    count = [(f.name, f.type, field(default=f.default)) for f in fields(CountParams)]
-    nil = [(NIL_PREFIX + f.name, f.type, field(default=f.default)) for f in fields(NilParams)]
+    count = [(f.name, str(f.type), field(default=f.default)) for f in fields(CountParams)]
+    nil = [(NIL_PREFIX + f.name, str(f.type), field(default=f.default)) for f in fields(NilParams)]
     return [*switches, *count, *nil]
 
 

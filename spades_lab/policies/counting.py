@@ -145,7 +145,7 @@ def count_tricks(
 
     Any `CountParams` field may be given as a keyword (`count_tricks(h, void_value=0.5)`).
     """
-    p = replace(params, **overrides) if overrides else params
+    p = replace(params, **overrides) if overrides else params  # type: ignore[arg-type]  # checked by the dataclass
     p, (first, second, third) = _deck_params(p, deck)
     by_suit = _suits(parse_cards(hand), deck)
     spades = len(by_suit[TRUMP])
@@ -243,7 +243,7 @@ def _count_numbers(params: CountParams, deck: Deck) -> tuple:
 @njit(cache=True, inline="always")
 def _cards(x: np.uint64) -> int:
     """How many cards a mask holds, as a signed int (bits.popcount returns uint64 in compiled code)."""
-    return np.int64(popcount(x))
+    return np.int64(popcount(x))  # type: ignore[return-value]  # an int in compiled code
 
 
 @njit(cache=True)

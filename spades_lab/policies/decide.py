@@ -30,21 +30,22 @@ def _read_position(path: Path) -> Any:
         raise RecordError(f"position file {path} is not valid JSON: {exc}") from None
 
 
-def decide(player: str | Player, position: dict[str, Any] | str | Path, rules=None) -> dict[str, Any]:
+def decide(player: str | Player, position: dict[str, Any] | str | Path, rules: Any = None) -> dict[str, Any]:
     """`{"seat": s, "bid": b}` or `{"seat": s, "card": "AS"}`: the player's choice in a position.
 
     `position` is a dict, a JSON string or a path to a JSON file in the RECORDS.md position format.
     The answer goes through the same legality checks as in a simulation.
     """
+    data: Any = position
     if isinstance(position, Path) or (isinstance(position, str) and not position.lstrip().startswith(("{", "["))):
-        position = _read_position(Path(position))
+        data = _read_position(Path(position))
     elif isinstance(position, str):
         try:
-            position = json.loads(position)
+            data = json.loads(position)
         except json.JSONDecodeError as exc:
             raise RecordError(f"position is not valid JSON: {exc}") from None
     policy = make_player(player)
-    view = position_view(position, rules)
+    view = position_view(data, rules)
     seat = int(view.seat[0])
     if isinstance(view, BidView):
         return {"seat": seat, "bid": int(ask_bids(policy, view)[0])}

@@ -12,15 +12,25 @@ from spades_lab.engine.views import BlindBidView, BlindView, DraftView, Exchange
 
 
 class BidPolicy(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def bid(self, view: BidView) -> np.ndarray: ...
 
 
 class PlayPolicy(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def play(self, view: PlayView) -> np.ndarray: ...
+
+
+class DraftPolicy(Protocol):
+    def draft(self, view: DraftView) -> np.ndarray: ...
+
+
+class ExchangePolicy(Protocol):
+    def exchange(self, view: ExchangeView) -> np.ndarray: ...
 
 
 @dataclass(frozen=True, eq=False)
@@ -33,8 +43,8 @@ class Player:
     bidder: BidPolicy
     player: PlayPolicy
     label: str | None = None
-    drafter: object | None = None
-    exchanger: object | None = None
+    drafter: DraftPolicy | None = None
+    exchanger: ExchangePolicy | None = None
 
     @property
     def name(self) -> str:

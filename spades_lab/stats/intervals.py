@@ -10,12 +10,13 @@ on the sample mean is the standard choice.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
 
 
-def wilson(successes, trials, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
+def wilson(successes: ArrayLike, trials: ArrayLike, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
     """(low, high) Wilson score bounds for successes out of trials; NaN where there are no trials.
 
     Works elementwise on arrays: center = (p + z²/2n) / (1 + z²/n),
@@ -33,7 +34,9 @@ def wilson(successes, trials, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
     return low, high
 
 
-def mean_interval(count, total, total_squares, z: float = Z95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def mean_interval(
+    count: ArrayLike, total: ArrayLike, total_squares: ArrayLike, z: float = Z95
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(mean, low, high) of a sample known only by its count, sum and sum of squares.
 
     The interval is mean ± z · s / sqrt(count) with the sample standard deviation s (n - 1 in the

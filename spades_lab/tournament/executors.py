@@ -28,7 +28,7 @@ def run_inline(tasks: Iterable[ChunkTask]) -> Iterator[ChunkResult]:
 
 
 def _window(
-    tasks: Iterable[ChunkTask], submit: Callable[[ChunkTask], Future], wait_any: Callable[[set], set],
+    tasks: Iterable[ChunkTask], submit: Callable[[ChunkTask], Any], wait_any: Callable[[set[Any]], set[Any]],
     result: Callable[[Any], ChunkResult], window: int,
 ) -> Iterator[ChunkResult]:  # fmt: skip
     """Keep up to `window` tasks in flight; on the first failure drain what runs, then raise it."""

@@ -35,7 +35,7 @@ class Chunk:
     def games(self) -> int:
         return self.hi - self.lo
 
-    def to_dict(self) -> dict[str, int | str]:
+    def to_dict(self) -> dict[str, int | str | list[int]]:
         return {"id": self.id, "pairing": self.pairing, "seating": self.seating, "side0": self.side0,
                 "side1": self.side1, "games": [self.lo, self.hi]}  # fmt: skip
 

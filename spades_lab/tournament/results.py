@@ -34,8 +34,8 @@ class Tables:
 def aggregate(store: RunDir, chunks: list[Chunk], names: list[str], duplicate: bool) -> Tables:
     """Summary, matchup and bid-total tables from the chunk files of a finished tournament."""
     totals, paired = MatchupTotals(), PairedTotals()
-    for _, group in groupby(chunks, key=lambda c: c.pairing):
-        group = list(group)
+    for _, grouped in groupby(chunks, key=lambda c: c.pairing):
+        group = list(grouped)
         seat0 = [c for c in group if c.seating == 0]
         seat1 = [c for c in group if c.seating == 1]
         if duplicate:

@@ -159,7 +159,7 @@ def tournament(
     """
     if (games is None) == (hands is None):
         raise TournamentError("give exactly one of games (complete games) or hands (independent hands)")
-    count = int(games if games is not None else hands)
+    count = int(games) if games is not None else int(hands or 0)
     for name, value, least in (("games" if games is not None else "hands", count, 1), ("batch_size", batch_size, 1),
                                ("chunk_games", chunk_games, 1), ("workers", workers, 1)):  # fmt: skip
         if value < least:
@@ -207,7 +207,7 @@ def tournament(
         manifest = {**manifest, "complete": True, "totals": {"games": tables.games, "hands": tables.hands}}
         store.write_manifest(manifest)
         store.tidy()
-    else:
+    elif stored is not None:
         manifest = stored
     cap_first = rules.hand_cap is None or (max_hands is not None and max_hands < rules.hand_cap)
     stopped = int(tables.summary["unfinished"].sum()) // 2 if games is not None and max_hands is not None else 0
