@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from spades_lab.cards import STANDARD_DECK
 from spades_lab.engine import HandLog, PolicyError, simulate_games, simulate_hands
+from spades_lab.engine import masks as sl_masks
 from spades_lab.engine.records import hand_records
 from spades_lab.engine.views import TableView
 from spades_lab.policies import Player, RandomPlay, from_functions, make_player, make_players
@@ -292,13 +293,14 @@ def random_bid(table: TableView) -> int:
 
 
 def random_card(table: TableView) -> str:
-    """RandomPlay's choice: the floor(u * n)-th legal card counting from the weakest.
+    """RandomPlay's choice: the floor(u * n)-th legal card in card-id order (suit blocks, each weakest first).
 
-    `table.legal` lists cards as deck.labels does, strongest first, so it is reversed here.
+    `table.legal` lists cards weakest first across suits (trumps last), so it is re-sorted by id here.
     """
-    weakest_first = sorted(table.legal, key=STANDARD_DECK.card_id)
-    assert weakest_first == table.legal[::-1]
-    return weakest_first[int(table.random * len(table.legal))]
+    order = {c: i for i, c in enumerate(STANDARD_DECK.cards[int(k)] for k in sl_masks.strength_order(STANDARD_DECK))}
+    assert table.legal == sorted(table.legal, key=order.__getitem__)
+    by_id = sorted(table.legal, key=STANDARD_DECK.card_id)
+    return by_id[int(table.random * len(table.legal))]
 
 
 def strongest_first_card(table: TableView) -> str:
@@ -501,7 +503,7 @@ def test_malformed_answer_in_a_batch_stops_the_run_naming_the_policy(kind) -> No
 
 COMMON_NAMES = {
     "seat", "partner", "team", "hand", "dealer", "bids", "scores", "bags", "hand_number", "tables",
-    "uniform", "rules", "deck", "decision", "players", "blind",
+    "uniform", "rules", "deck", "decision", "players", "blind", "observe",
 }  # fmt: skip
 ALLOWED_NAMES = {
     "BidView": COMMON_NAMES | {"legal_bids"},
@@ -527,6 +529,7 @@ class Spy:
         self.seen: list[tuple[str, int, dict]] = []
         self.names: dict[str, set[str]] = {}
         self.write_errors = 0
+        self.hands: list[np.ndarray] = []
 
     def _record(self, view) -> None:
         kind = type(view).__name__
@@ -535,7 +538,7 @@ class Spy:
         for name in sorted(public_names(view)):
             value = getattr(view, name)
             if isinstance(value, np.ndarray):
-                arrays[name] = value
+                arrays[name] = value.copy()  # view arrays are valid during the call only
                 if value.size:  # writing must fail, even for a policy that tries
                     try:
                         value.flat[0] = value.flat[0]
@@ -544,6 +547,7 @@ class Spy:
                     else:
                         raise AssertionError(f"{kind}.{name} is writable")
         self.seen.append((kind, view.decision, arrays))
+        self.hands.append(view.hand)
 
     def bid(self, view):
         self._record(view)
@@ -564,9 +568,8 @@ def spied() -> tuple[Spy, HandLog]:
 def test_view_arrays_are_read_only() -> None:
     spy, _ = spied()
     assert spy.write_errors > 56 * 3 * 5  # every decision, several arrays each
-    view_hand = next(arrays["hand"] for kind, _, arrays in spy.seen if kind == "PlayView")
     with pytest.raises(ValueError):
-        view_hand[0] = 0
+        spy.hands[-1][0] = 0
 
 
 def test_view_properties_cannot_be_replaced() -> None:
@@ -604,7 +607,8 @@ def test_views_expose_only_allowed_public_names() -> None:
     table_fields = {f.name for f in fields(TableView)}
     assert table_fields <= {
         "seat", "hand", "legal", "bids", "scores", "bags", "dealer", "trick", "plays", "tricks_won",
-        "spades_broken", "random", "blind", "players",
+        "spades_broken", "random", "blind", "players", "contract", "tricks", "needed", "leader", "led_suit",
+        "winning_card", "winning_seat", "partner_winning", "master", "voids", "unseen", "winners",
     }  # fmt: skip
 
 
@@ -648,5 +652,5 @@ def test_a_table_view_shows_only_its_own_hand() -> None:
     log = run_hands(Rules(), [from_functions(peek, random_card, name="peek")] * 4, 1, seed=17, batch_size=1)
     assert len(seen) == 4
     for seat, _, hand in seen:
-        assert hand == STANDARD_DECK.labels(int(log.deal[0, seat]))
+        assert sorted(hand) == sorted(STANDARD_DECK.labels(int(log.deal[0, seat])))
     assert sorted(seat for seat, _, _ in seen) == [0, 1, 2, 3]

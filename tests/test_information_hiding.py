@@ -1,10 +1,11 @@
 """No attribute path from a policy's view to hidden cards or to state the engine reads.
 
-The views are snapshots: everything reachable from one, following attributes, slots (private ones
-included), containers and array bases, is a copy that shares no memory with the engine's `State`.
-A policy that forces its arrays writable and scribbles on them, or rewrites its copy of the rules,
-plays exactly the same games as one that does not. Interpreter-level tricks (gc, frames, ctypes)
-are out of scope, as the docs say.
+Everything reachable from a view, following attributes, slots (private ones included), containers
+and array bases, is either the view's own copy (its hand, its copy of the rules) or a read-only
+alias of a public engine array that cannot be made writable; nothing reachable shares memory with
+a hidden array (hands, stock, discards, passes, random keys). A policy that forces its arrays
+writable and scribbles on them, or rewrites its copy of the rules, plays exactly the same games as
+one that does not. Interpreter-level tricks (gc, frames, ctypes) are out of scope, as the docs say.
 """
 
 from __future__ import annotations
@@ -56,8 +57,11 @@ def reachable(root: object) -> list[object]:
     return list(seen.values())
 
 
-def state_arrays(state: State) -> list[np.ndarray]:
-    return [v for v in vars(state).values() if isinstance(v, np.ndarray)]
+HIDDEN = ("hands", "stock", "discards", "received", "passed", "dealt", "held", "policy_key", "_pending")
+
+
+def state_arrays(state: State) -> dict[str, np.ndarray]:
+    return {k: v for k, v in vars(state).items() if isinstance(v, np.ndarray)}
 
 
 def views_of_a_hand(rules: sl.Rules, seed: int = 4) -> list[tuple[State, object]]:
@@ -92,12 +96,16 @@ def test_nothing_reachable_from_a_view_is_engine_state(preset: str) -> None:
     checked = 0
     for state, view in views_of_a_hand(rules):
         engine = state_arrays(state)
+        kind = type(view).__name__
         for obj in reachable(view):
-            assert not isinstance(obj, State), f"{type(view).__name__} reaches the engine's State"
-            assert obj is not state.rules, f"{type(view).__name__} holds the engine's own Rules object"
+            assert not isinstance(obj, State), f"{kind} reaches the engine's State"
+            assert obj is not state.rules, f"{kind} holds the engine's own Rules object"
             if isinstance(obj, np.ndarray):
-                for array in engine:
-                    assert not np.shares_memory(obj, array), f"{type(view).__name__} shares memory with the state"
+                for name, array in engine.items():
+                    if np.shares_memory(obj, array):
+                        assert name not in HIDDEN, f"{kind} reaches the hidden array {name}"
+                        with pytest.raises(ValueError):  # a public array: it must stay read-only
+                            obj.setflags(write=True)
             checked += 1
     assert checked > 1000
 

@@ -54,7 +54,8 @@ FIRST_TRICK_FREE, FIRST_TRICK_TWO_OF_CLUBS, FIRST_TRICK_LOWEST_CLUBS = 0, 1, 2
 
 
 @njit(cache=True)
-def legal_plays(
+def legal_plays_into(
+    out: np.ndarray,
     hands: np.ndarray,
     actor: np.ndarray,
     lead: bool,
@@ -63,14 +64,14 @@ def legal_plays(
     suit_masks: np.ndarray,
     first_trick: int = 0,
     two_of_clubs: int = 0,
-) -> np.ndarray:
-    """Follow suit if you can; no spade lead before spades are broken unless only spades remain.
+) -> None:
+    """Write into `out` the cards each acting seat may play: follow suit if you can; no spade lead
+    before spades are broken unless only spades remain.
 
     `first_trick` applies a first-trick variant (pass it on trick 0 only): the holder of the two
     of clubs must lead it, or every seat must play its lowest club (any card without a club).
     """
     n = hands.shape[0]
-    out = np.empty(n, dtype=np.uint64)
     trump = suit_masks[3]
     for t in range(n):
         hand = hands[t, actor[t]]
@@ -85,6 +86,15 @@ def legal_plays(
         else:
             follow = hand & suit_masks[led_suit[t]]
             out[t] = follow if follow != ZERO else hand
+
+
+def legal_plays(
+    hands: np.ndarray, actor: np.ndarray, lead: bool, led_suit: np.ndarray, broken: np.ndarray,
+    suit_masks: np.ndarray, first_trick: int = 0, two_of_clubs: int = 0,
+) -> np.ndarray:  # fmt: skip
+    """`legal_plays_into` into a new array."""
+    out = np.empty(hands.shape[0], dtype=np.uint64)
+    legal_plays_into(out, hands, actor, lead, led_suit, broken, suit_masks, first_trick, two_of_clubs)
     return out
 
 
@@ -187,3 +197,17 @@ def apply_draft(
         taken, dropped = (top, nxt) if keep[t] else (nxt, top)
         hands[t, actor[t]] |= BIT[taken]
         discards[t, actor[t]] |= BIT[dropped]
+
+
+@njit(cache=True)
+def own_entries(per_seat: np.ndarray, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    """per_seat[rows[t], seat[t]] for each t (rows empty: row t): a seat's own cards, for its view."""
+    n = seat.shape[0]
+    out = np.empty(n, dtype=per_seat.dtype)
+    if rows.shape[0] == 0:
+        for t in range(n):
+            out[t] = per_seat[t, seat[t]]
+    else:
+        for t in range(n):
+            out[t] = per_seat[rows[t], seat[t]]
+    return out

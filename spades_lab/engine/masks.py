@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
+from numba import njit
 
 from spades_lab.cards import TRUMP, Deck, natural_rank
 
@@ -20,10 +21,20 @@ _SHIFTS = np.arange(52, dtype=np.uint64)
 ONE = np.uint64(1)
 
 
+@njit(cache=True)
+def _to_bool(flat: np.ndarray) -> np.ndarray:
+    out = np.zeros((flat.shape[0], 52), dtype=np.bool_)
+    for t in range(flat.shape[0]):
+        m = flat[t]
+        for c in range(52):
+            out[t, c] = (m >> np.uint64(c)) & np.uint64(1) == np.uint64(1)
+    return out
+
+
 def to_bool(masks: np.ndarray | int) -> np.ndarray:
     """[..., 52] bool: column c is True where card id c is in the mask."""
     masks = np.asarray(masks, dtype=np.uint64)
-    return ((masks[..., None] >> _SHIFTS) & ONE).astype(bool)
+    return _to_bool(np.ascontiguousarray(masks.reshape(-1))).reshape(masks.shape + (52,))
 
 
 def from_bool(cards: np.ndarray) -> np.ndarray:
@@ -76,12 +87,23 @@ def card_ids(masks: np.ndarray | int, width: int = 13, weakest: bool = True, dec
     from spades_lab.cards import STANDARD_DECK
 
     order = strength_order(deck or STANDARD_DECK) if weakest else np.arange(52)
-    present = to_bool(masks)[..., order]  # [..., 52] in the wanted order
-    # stable sort puts held cards first, in order; then keep their ids
-    pos = np.argsort(~present, axis=-1, kind="stable")[..., :width]
-    ids = order[pos]
-    held = np.take_along_axis(present, pos, axis=-1)
-    return np.where(held, ids, -1)
+    masks = np.asarray(masks, dtype=np.uint64)
+    flat = _card_ids(np.ascontiguousarray(masks.reshape(-1)), np.ascontiguousarray(order, dtype=np.int64), width)
+    return flat.reshape(masks.shape + (width,))
+
+
+@njit(cache=True)
+def _card_ids(flat: np.ndarray, order: np.ndarray, width: int) -> np.ndarray:
+    out = np.full((flat.shape[0], width), -1, dtype=np.int64)
+    for t in range(flat.shape[0]):
+        m = flat[t]
+        k = 0
+        for i in range(52):
+            c = order[i]
+            if k < width and (m >> np.uint64(c)) & np.uint64(1) == np.uint64(1):
+                out[t, k] = c
+                k += 1
+    return out
 
 
 def suit_of(ids: np.ndarray | int, deck: Deck) -> np.ndarray:

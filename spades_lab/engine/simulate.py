@@ -132,7 +132,7 @@ def _decide(
     """Ask each seat's policy at this decision point, for the tables where a seat acts."""
     actor, decision = state.to_act, state.decision
     acting = state.acting
-    actions = np.zeros(len(actor), dtype=dtype)
+    actions: np.ndarray = np.zeros(len(actor), dtype=dtype)
     base_rows = None if acting.all() else np.flatnonzero(acting)
     seats = actor if base_rows is None else actor[base_rows]
     for policy, rows in policies.groups(method, seats):

@@ -28,6 +28,7 @@ Action numbering (OpenSpiel Spades, 66 actions):
 
 from __future__ import annotations
 
+import ctypes
 from enum import IntEnum
 
 import numpy as np
@@ -178,6 +179,64 @@ def _schedule(rules: Rules, draft: bool) -> list[tuple[Phase, int, int]]:
     return points
 
 
+def _aliased(shape: tuple[int, ...], dtype: type, fill: object) -> tuple[np.ndarray, np.ndarray]:
+    """A writable array for the engine and a read-only alias of the same memory for views.
+
+    The alias is built over an immutable `bytes` object, so nothing reachable from it (its base
+    chain ends at those bytes) can be made writable again: a view can read the engine's public
+    arrays without a copy, and cannot change them. The engine writes through the other array,
+    made from the memory's address (it keeps the bytes alive).
+    """
+    dt = np.dtype(dtype)
+    nbytes = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
+    raw = bytes(nbytes + 16)  # never empty or one byte long: CPython shares those bytes objects
+    read_only = np.frombuffer(raw, dtype=np.uint8, count=nbytes).view(dt).reshape(shape)
+    memory = (ctypes.c_uint8 * max(nbytes, 1)).from_address(read_only.__array_interface__["data"][0])
+    memory.keep = raw  # type: ignore[attr-defined]
+    writable = np.frombuffer(memory, dtype=np.uint8, count=nbytes).view(dt).reshape(shape)  # type: ignore[call-overload]
+    writable[...] = fill
+    return writable, read_only
+
+
+class PublicArrays:
+    """The public facts of a hand (bids, the trick, cards played, scores ...) as read-only arrays
+    that views index lazily. It holds no reference to the `State`, no hidden card, and no array
+    that can be made writable."""
+
+    __slots__ = (
+        "game_id", "hand_number", "dealer", "scores", "bags", "draft_keep", "bids", "blind", "legal_bids",
+        "plays", "play_seats", "trick_cards", "played", "led_suit", "win_card", "win_seat", "broken",
+        "tricks_won", "leader", "legal",
+    )  # fmt: skip
+    game_id: np.ndarray
+    hand_number: np.ndarray
+    dealer: np.ndarray
+    scores: np.ndarray
+    bags: np.ndarray
+    draft_keep: np.ndarray
+    bids: np.ndarray
+    blind: np.ndarray
+    legal_bids: np.ndarray
+    plays: np.ndarray
+    play_seats: np.ndarray
+    trick_cards: np.ndarray
+    played: np.ndarray
+    led_suit: np.ndarray
+    win_card: np.ndarray
+    win_seat: np.ndarray
+    broken: np.ndarray
+    tricks_won: np.ndarray
+    leader: np.ndarray
+    legal: np.ndarray
+
+    def __init__(self, arrays: dict[str, np.ndarray]) -> None:
+        for name, array in arrays.items():
+            object.__setattr__(self, name, array)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("the public arrays of a hand are read-only")
+
+
 class State:
     """Every fact of one hand at a batch of tables; arrays share their first axis (tables).
 
@@ -202,8 +261,18 @@ class State:
         self.rules, self.players = rules, p
         self.deck: Deck = deck or deck_for(rules.deck)
         self.n = n
-        self.game_id, self.hand_number, self.dealer = game_id, hand_number, dealer
-        self.scores, self.bags = scores, bags
+        public: dict[str, np.ndarray] = {}
+
+        def shown(name: str, shape: tuple[int, ...], dtype: type, fill: object) -> np.ndarray:
+            writable, read_only = _aliased(shape, dtype, fill)
+            public[name] = read_only
+            return writable
+
+        self.game_id = shown("game_id", (n,), np.int64, game_id)
+        self.hand_number = shown("hand_number", (n,), np.int64, hand_number)
+        self.dealer = shown("dealer", (n,), np.int64, dealer)
+        self.scores = shown("scores", (n, 2), np.int64, scores)
+        self.bags = shown("bags", (n, 2), np.int64, bags)
         self.policy_key = rng.derive(hand_keys, rng.STREAM_POLICY)
         self.drafted = deal is None and p == 2
         if deal is not None:
@@ -212,28 +281,28 @@ class State:
             self.hands = kernels.deal(hand_keys, np.uint64(rng.STREAM_DEAL))
         else:
             self.hands = np.zeros((n, 2), dtype=np.uint64)
-        self.stock = (
-            kernels.stock(hand_keys, np.uint64(rng.STREAM_DEAL)) if self.drafted else np.zeros((n, 0), np.int64)
-        )
+        self.stock = kernels.stock(hand_keys, np.uint64(rng.STREAM_DEAL)) if self.drafted else np.zeros((n, 0), np.int64)
         self.discards = np.zeros((n, p), dtype=np.uint64)
-        self.draft_keep = np.zeros((n, 26 if self.drafted else 0), dtype=bool)
-        self.bids = np.full((n, p), -1, dtype=np.int64)
-        self.blind = np.zeros((n, p), dtype=bool)
+        self.draft_keep = shown("draft_keep", (n, 26 if self.drafted else 0), np.bool_, False)
+        self.bids = shown("bids", (n, p), np.int64, -1)
+        self.blind = shown("blind", (n, p), np.bool_, False)
         self.received = np.zeros((n, p), dtype=np.uint64)
         self.passed = np.zeros((n, p), dtype=np.uint64)
-        self.legal_bids = np.zeros((n, 14), dtype=bool)
-        self.plays = np.full((n, 13 * p), -1, dtype=np.int8)
-        self.play_seats = np.full((n, 13 * p), -1, dtype=np.int8)
-        self.trick_cards = np.full((n, p), -1, dtype=np.int64)
-        self.played = np.zeros(n, dtype=np.uint64)
-        self.led_suit = np.full(n, -1, dtype=np.int64)
-        self.win_card = np.full(n, -1, dtype=np.int64)
-        self.win_seat = np.full(n, -1, dtype=np.int64)
-        self.broken = np.zeros(n, dtype=bool)
-        self.tricks_won = np.zeros((n, p), dtype=np.int64)
-        self.leader = (dealer + 1) % p
-        self.legal = np.zeros(n, dtype=np.uint64)
+        self.legal_bids = shown("legal_bids", (n, 14), np.bool_, False)
+        self.plays = shown("plays", (n, 13 * p), np.int8, -1)
+        self.play_seats = shown("play_seats", (n, 13 * p), np.int8, -1)
+        self.trick_cards = shown("trick_cards", (n, p), np.int64, -1)
+        self.played = shown("played", (n,), np.uint64, 0)
+        self.led_suit = shown("led_suit", (n,), np.int64, -1)
+        self.win_card = shown("win_card", (n,), np.int64, -1)
+        self.win_seat = shown("win_seat", (n,), np.int64, -1)
+        self.broken = shown("broken", (n,), np.bool_, False)
+        self.tricks_won = shown("tricks_won", (n, p), np.int64, 0)
+        self.leader = shown("leader", (n,), np.int64, (dealer + 1) % p)
+        self.legal = shown("legal", (n,), np.uint64, 0)
         """uint64 mask of the legal cards of the seat to play (PLAY), of the giver's hand (EXCHANGE)."""
+        self.public = PublicArrays(public)
+        """Read-only aliases of the public arrays above, for views (see `PublicArrays`)."""
         self.dealt = self.hands.copy()
         """[n, seats] each seat's cards before bidding (after the draft in Duel)."""
         self.held = self.hands.copy()
@@ -246,6 +315,8 @@ class State:
         self._at = -1
         self._pending = np.zeros(n, dtype=np.uint64)
         self._pending_count = 0
+        self._acting_of: np.ndarray | None = None
+        self._acting = np.zeros(n, dtype=bool)
         self.to_act = np.full(n, -1, dtype=np.int64)
         """The seat to act at each table now; -1 where this table has nothing to decide at this point."""
         self._advance()
@@ -274,7 +345,9 @@ class State:
     @property
     def acting(self) -> np.ndarray:
         """[n] True where a seat decides at this point."""
-        return self.to_act >= 0
+        if self._acting_of is not self.to_act:  # recomputed only when the seats to act change
+            self._acting, self._acting_of = self.to_act >= 0, self.to_act
+        return self._acting
 
     @property
     def phase(self) -> np.ndarray:
@@ -359,7 +432,7 @@ class State:
         ignored where `to_act` is -1. Legality is checked by the caller (`spades_lab.engine.protocol`)."""
         phase, _, index = self.point
         actor = self.to_act
-        rows = np.flatnonzero(self.acting)
+        rows = np.flatnonzero(self.acting) if phase != Phase.PLAY else np.zeros(0, dtype=np.int64)
         if phase == Phase.PLAY:
             p = self.players
             kernels.apply_play(
@@ -423,7 +496,7 @@ class State:
             if rules.bid_rule in ("whiz", "mirror"):
                 held = self.hands[np.arange(self.n), actor] & self._suit_masks[3]
                 spades = np.bitwise_count(held).astype(np.int64)
-            self.legal_bids = legal_bids(rules, self.bids, actor, spades)
+            self.legal_bids[...] = legal_bids(rules, self.bids, actor, spades)
             tables = np.arange(self.n)
             if phase == Phase.BLIND_BID:
                 # a number of at least blind_bids, within the side limits; for a side trailing enough
@@ -436,8 +509,8 @@ class State:
                 # blind nil is a nil: only where nil is a legal bid, and only for a side trailing enough
                 eligible = self.legal_bids[:, 0].copy()
                 if rules.blind_nil_trail:
-                    side = actor % 2
-                    eligible &= self.scores[tables, 1 - side] - self.scores[tables, side] >= rules.blind_nil_trail
+                    trailing = actor % 2
+                    eligible &= self.scores[tables, 1 - trailing] - self.scores[tables, trailing] >= rules.blind_nil_trail
             else:
                 eligible = ~self.blind[tables, actor]
             self.to_act = np.where(eligible, actor, -1)
@@ -454,7 +527,7 @@ class State:
             bidder = np.where(pair[:, 0], side, side + 2)
             giver = bidder if back else (bidder + 2) % 4
             self.to_act = np.where(single, giver, -1)
-            self.legal = self.hands[np.arange(self.n), np.maximum(self.to_act, 0)]
+            self.legal[...] = self.hands[np.arange(self.n), np.maximum(self.to_act, 0)]
             return
         # PLAY
         if index == 0:
@@ -462,12 +535,12 @@ class State:
             if rules.first_lead == "two_of_clubs":
                 two = self.deck.index["2C"]
                 holds = (self.hands >> np.uint64(two)) & np.uint64(1)
-                self.leader = np.argmax(holds, axis=1).astype(np.int64)
+                self.leader[...] = np.argmax(holds, axis=1)
         position = index % p
         actor = (self.leader + position) % p
-        self.legal = kernels.legal_plays(
-            self.hands, actor, position == 0, self.led_suit, self.broken if rules.spades_break else self._open,
-            self._suit_masks,
+        kernels.legal_plays_into(
+            self.legal, self.hands, actor, position == 0, self.led_suit,
+            self.broken if rules.spades_break else self._open, self._suit_masks,
             FIRST_TRICK_MODES[rules.first_lead] if index < p else 0, self.deck.index.get("2C", 0),
         )  # fmt: skip
         self.to_act = actor

@@ -1,11 +1,12 @@
 """What a seat may see when it must act, for a whole batch of tables at once.
 
-A view is a snapshot: when the engine asks a policy, it copies the acting seat's own cards and
-the public facts of the rules' information section into the view, and the view keeps no
-reference to the engine's state. So there is no attribute path from a view to another seat's
-cards, to the stock, or to anything the engine reads later; writing into a view (its arrays are
-read-only, and a policy that forces them writable writes only its own copy) cannot change the
-game. The rules and deck a view carries are copies too.
+A view holds no reference to the engine's `State`. It carries a copy of the acting seat's own
+cards (and of its own passes or discards) and reads every public fact (bids, the trick, the
+cards played, scores ...) from `PublicArrays`: read-only aliases of the engine's arrays built
+over immutable buffers, which nothing reachable from a view can make writable again. So there is
+no attribute path from a view to another seat's cards, to the stock, or to state the engine
+can be made to read differently; the rules a view carries are its own copy, and the deck's
+arrays are immutable. Arrays of a view are valid during the call (the engine moves on after it).
 
 Out of scope: interpreter-level tricks (walking the garbage collector or the call stack with
 `gc` / `sys._getframe`, or writing raw memory with `ctypes`) reach anything in a Python process;
@@ -17,16 +18,19 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from spades_lab.cards import Deck
-from spades_lab.engine import rng
+from spades_lab.engine import kernels, masks, rng
+from spades_lab.engine.observation import Observation, observe
 from spades_lab.engine.state import (
     DRAFT_DECISION,
     EXCHANGE_DECISION,
     FIRST_PLAY_DECISION,
     NIL_EXCHANGE_DECISION,
+    PublicArrays,
     State,
     exchange_cards,
 )
@@ -40,6 +44,9 @@ def _frozen(a: np.ndarray) -> np.ndarray:
     a = np.array(a, copy=True)
     a.setflags(write=False)
     return a
+
+
+_NO_ROWS = np.zeros(0, dtype=np.int64)
 
 
 def _ro(a: np.ndarray) -> np.ndarray:
@@ -64,32 +71,38 @@ class ViewContext:
 
 
 class _View:
-    __slots__ = (
-        "rules", "deck", "decision", "players", "_seat", "_tables", "_hand_number", "_dealer",
-        "_scores", "_bags", "_bids", "_blind", "_draws",
-    )  # fmt: skip
+    __slots__ = ("rules", "deck", "decision", "players", "_pub", "_rows", "_seat", "_draws")
 
     def __init__(
         self, state: State, rows: np.ndarray | None, seat: np.ndarray, decision: int, context: ViewContext, draws: int = 1
     ) -> None:
-        def take(a: np.ndarray) -> np.ndarray:
-            return _ro(a.copy() if rows is None else a[rows])
-
         self.rules: Rules = copy.copy(context.rules)
         self.deck: Deck = context.deck
         self.decision: int = decision
         """Index of this decision in the hand (bids 0..3, plays 4..55); the random stream's counter."""
         self.players: int = state.players
+        self._pub: PublicArrays = state.public
+        self._rows = None if rows is None else _frozen(rows)
         self._seat = _frozen(seat)
-        self._tables = take(state.game_id)
-        self._hand_number = take(state.hand_number)
-        self._dealer = take(state.dealer)
-        self._scores = take(state.scores)
-        self._bags = take(state.bags)
-        self._bids = take(state.bids)
-        self._blind = take(state.blind)
-        keys = take(state.policy_key)
+        keys = state.policy_key if rows is None else state.policy_key[rows]
         self._draws = tuple(_ro(rng.uniform(keys, decision * 256 + d)) for d in range(draws))
+
+    def _take(self, array: np.ndarray) -> np.ndarray:
+        """The rows of this view's tables: the read-only public array itself, or a read-only copy."""
+        return array if self._rows is None else _ro(array[self._rows])
+
+    def _gather(self, hidden: np.ndarray) -> np.ndarray:
+        """The acting seat's own entry of a per-seat array that other seats may not see (a copy)."""
+        rows = _NO_ROWS if self._rows is None else self._rows
+        return _ro(kernels.own_entries(hidden, rows, self._seat))
+
+    def __len__(self) -> int:
+        return len(self._seat)
+
+    def observe(self) -> Observation:
+        """This view restated from the acting seat's chair (relative seats, us/them, bool masks): see
+        `spades_lab.engine.observation`."""
+        return observe(self)
 
     @property
     def seat(self) -> np.ndarray:
@@ -97,52 +110,49 @@ class _View:
         return self._seat
 
     @property
-    def tables(self) -> np.ndarray:
-        """Global game (or hand) id of each table: stable across batch sizes, for messages and logs."""
-        return self._tables
-
-    @property
-    def hand_number(self) -> np.ndarray:
-        return self._hand_number
-
-    @property
-    def dealer(self) -> np.ndarray:
-        return self._dealer
-
-    @property
-    def scores(self) -> np.ndarray:
-        """Scores by partnership [n, 2] before this hand: column 0 is seats 0+2, column 1 seats 1+3."""
-        return self._scores
-
-    @property
-    def bags(self) -> np.ndarray:
-        """Accumulated bags by partnership [n, 2] before this hand (columns as `scores`)."""
-        return self._bags
-
-    @property
-    def bids(self) -> np.ndarray:
-        """Bids by seat [n, seats]: 0 is nil, -1 a seat that has not bid yet."""
-        return self._bids
-
-    @property
-    def blind(self) -> np.ndarray:
-        """[n, seats] True for a seat that bid blind: a blind nil (bid 0) or a blind number (`blind_bids`)."""
-        return self._blind
-
-    def __len__(self) -> int:
-        return len(self.seat)
-
-    @property
     def partner(self) -> np.ndarray:
         """The partner's seat; -1 in Duel."""
         if self.players == 2:
-            return _frozen(np.full(len(self.seat), -1))
-        return _frozen((self.seat + 2) % 4)
+            return _frozen(np.full(len(self._seat), -1))
+        return _frozen((self._seat + 2) % 4)
 
     @property
     def team(self) -> np.ndarray:
         """The acting seat's side (0: seats 0+2, 1: seats 1+3; in Duel the seat itself)."""
-        return _frozen(TEAM_OF_SEAT[self.seat])
+        return _frozen(TEAM_OF_SEAT[self._seat])
+
+    @property
+    def tables(self) -> np.ndarray:
+        """Global game (or hand) id of each table: stable across batch sizes, for messages and logs."""
+        return self._take(self._pub.game_id)
+
+    @property
+    def hand_number(self) -> np.ndarray:
+        return self._take(self._pub.hand_number)
+
+    @property
+    def dealer(self) -> np.ndarray:
+        return self._take(self._pub.dealer)
+
+    @property
+    def scores(self) -> np.ndarray:
+        """Scores by partnership [n, 2] before this hand: column 0 is seats 0+2, column 1 seats 1+3."""
+        return self._take(self._pub.scores)
+
+    @property
+    def bags(self) -> np.ndarray:
+        """Accumulated bags by partnership [n, 2] before this hand (columns as `scores`)."""
+        return self._take(self._pub.bags)
+
+    @property
+    def bids(self) -> np.ndarray:
+        """Bids by seat [n, seats]: 0 is nil, -1 a seat that has not bid yet."""
+        return self._take(self._pub.bids)
+
+    @property
+    def blind(self) -> np.ndarray:
+        """[n, seats] True for a seat that bid blind: a blind nil (bid 0) or a blind number (`blind_bids`)."""
+        return self._take(self._pub.blind)
 
     def uniform(self, draw: int = 0) -> np.ndarray:
         """Random floats in [0, 1) from each table's own stream for this decision.
@@ -171,45 +181,40 @@ class BlindBidView(BlindView):
     Only seats whose side trails by `blind_bid_trail` (and that did not bid blind nil) are asked.
     """
 
-    __slots__ = ("_legal_bids",)
-
-    def __init__(self, state: State, rows: np.ndarray | None, seat: np.ndarray, decision: int, context: ViewContext) -> None:
-        super().__init__(state, rows, seat, decision, context)
-        self._legal_bids = _ro(state.legal_bids.copy() if rows is None else state.legal_bids[rows])
+    __slots__ = ()
 
     @property
     def legal_bids(self) -> np.ndarray:
         """[n, 14] bool: the blind numbers allowed (column 0, nil, is never one)."""
-        return self._legal_bids
+        return self._take(self._pub.legal_bids)
 
 
 class _SeenView(_View):
     __slots__ = ("_hand",)
 
-    def __init__(self, state: State, rows: np.ndarray | None, seat: np.ndarray, decision: int, context: ViewContext, draws: int = 1) -> None:
+    def __init__(
+        self, state: State, rows: np.ndarray | None, seat: np.ndarray, decision: int, context: ViewContext, draws: int = 1
+    ) -> None:
         super().__init__(state, rows, seat, decision, context, draws)
-        at = np.arange(len(seat)) if rows is None else rows
-        self._hand = _ro(state.hands[at, seat])
-
+        self._hand = self._gather(state.hands)
 
     @property
     def hand(self) -> np.ndarray:
         """The acting seat's own cards as a uint64 mask over card ids."""
         return self._hand
+
+
 class BidView(_SeenView):
     """A bidding decision: return one bid per table, 0 for nil."""
 
-    __slots__ = ("_legal_bids",)
-
-    def __init__(self, state: State, rows: np.ndarray | None, seat: np.ndarray, decision: int, context: ViewContext) -> None:
-        super().__init__(state, rows, seat, decision, context)
-        self._legal_bids = _ro(state.legal_bids.copy() if rows is None else state.legal_bids[rows])
-
+    __slots__ = ()
 
     @property
     def legal_bids(self) -> np.ndarray:
         """[n, 14] bool: legal_bids[t, b] for bid b (0 = nil)."""
-        return self._legal_bids
+        return self._take(self._pub.legal_bids)
+
+
 class ExchangeView(_SeenView):
     """A blind-nil exchange: return a uint64 mask of exactly `cards` cards of `hand` to pass to the partner.
 
@@ -220,8 +225,7 @@ class ExchangeView(_SeenView):
 
     def __init__(self, state: State, rows: np.ndarray | None, seat: np.ndarray, decision: int, context: ViewContext) -> None:
         super().__init__(state, rows, seat, decision, context, max(1, exchange_cards(state.rules, decision)))
-        at = np.arange(len(seat)) if rows is None else rows
-        self._received = _ro(state.received[at, seat])
+        self._received = self._gather(state.received)
 
     @property
     def received(self) -> np.ndarray:
@@ -249,16 +253,18 @@ class DraftView(_SeenView):
     Discarding the top card means taking the next one, whatever it is.
     """
 
-    __slots__ = ("_top", "_discards", "_opponent_kept")
+    __slots__ = ("_top", "_discards")
 
     def __init__(self, state: State, rows: np.ndarray | None, seat: np.ndarray, decision: int, context: ViewContext) -> None:
         super().__init__(state, rows, seat, decision, context)
-        at = np.arange(len(seat)) if rows is None else rows
-        turns = decision - DRAFT_DECISION
-        self._top = _ro(state.stock[at, 2 * turns])
-        self._discards = _ro(state.discards[at, seat])
-        opp_turns = np.arange(1 - turns % 2, turns, 2)
-        self._opponent_kept = _ro(state.draft_keep[at][:, opp_turns])
+        at = slice(None) if rows is None else rows
+        self._top = _ro(state.stock[at, 2 * (decision - DRAFT_DECISION)].copy())
+        self._discards = self._gather(state.discards)
+
+    @property
+    def turn(self) -> int:
+        """This player's turn number (0..12)."""
+        return (self.decision - DRAFT_DECISION) // 2
 
     @property
     def top(self) -> np.ndarray:
@@ -273,83 +279,26 @@ class DraftView(_SeenView):
     @property
     def opponent_kept(self) -> np.ndarray:
         """[n, k] the opponent's choices so far, oldest first (True: kept the top card)."""
-        return self._opponent_kept
-
-    @property
-    def turn(self) -> int:
-        """This player's turn number (0..12)."""
-        return (self.decision - DRAFT_DECISION) // 2
+        turns = self.decision - DRAFT_DECISION
+        opp_turns = np.arange(1 - turns % 2, turns, 2)
+        return _ro(self._take(self._pub.draft_keep)[:, opp_turns])
 
 
 class PlayView(_SeenView):
-    """A card-play decision: return one card id per table, from `legal`."""
+    """A card-play decision: return one card id per table, from `legal`.
 
-    __slots__ = (
-        "_legal", "_leader", "_led_suit", "_trick_cards", "_win_card", "_win_seat", "_played", "_plays",
-        "_play_seats", "_tricks_won", "_spades_broken",
-    )  # fmt: skip
+    Arrays are valid during the call: the engine moves on once the policy has answered.
+    """
 
-    def __init__(self, state: State, rows: np.ndarray | None, seat: np.ndarray, decision: int, context: ViewContext) -> None:
-        super().__init__(state, rows, seat, decision, context)
+    __slots__ = ()
 
-        def take(a: np.ndarray) -> np.ndarray:
-            return _ro(a.copy() if rows is None else a[rows])
-
-        k = decision - FIRST_PLAY_DECISION
-        self._legal = take(state.legal)
-        self._leader = take(state.leader)
-        leading = k % self.players == 0
-        self._trick_cards = take(state.trick_cards)
-        self._led_suit = None if leading else take(state.led_suit)
-        self._win_card = None if leading else take(state.win_card)
-        self._win_seat = None if leading else take(state.win_seat)
-        self._played = take(state.played)
-        self._plays = _ro(state.plays[:, :k].copy() if rows is None else state.plays[rows, :k])
-        self._play_seats = _ro(state.play_seats[:, :k].copy() if rows is None else state.play_seats[rows, :k])
-        self._tricks_won = take(state.tricks_won)
-        self._spades_broken = take(state.broken)
+    def _none(self) -> np.ndarray:
+        return _frozen(np.full(len(self._seat), -1))
 
     @property
     def legal(self) -> np.ndarray:
         """uint64 mask of the cards this seat may play now."""
-        return self._legal
-
-    @property
-    def leader(self) -> np.ndarray:
-        """The seat that led (or leads) the current trick."""
-        return self._leader
-
-    @property
-    def trick_cards(self) -> np.ndarray:
-        """[n, seats] card id played to the current trick by each seat, -1 for not yet."""
-        return self._trick_cards
-
-    @property
-    def played(self) -> np.ndarray:
-        """uint64 mask of every card played so far this hand, the current trick included."""
-        return self._played
-
-    @property
-    def plays(self) -> np.ndarray:
-        """[n, k] card ids in play order so far."""
-        return self._plays
-
-    @property
-    def play_seats(self) -> np.ndarray:
-        """[n, k] the seat that played each card of `plays`."""
-        return self._play_seats
-
-    @property
-    def tricks_won(self) -> np.ndarray:
-        """[n, seats] tricks won by each seat so far this hand."""
-        return self._tricks_won
-
-    @property
-    def spades_broken(self) -> np.ndarray:
-        return self._spades_broken
-
-    def _none(self) -> np.ndarray:
-        return _frozen(np.full(len(self.seat), -1))
+        return self._take(self._pub.legal)
 
     @property
     def trick(self) -> int:
@@ -362,67 +311,164 @@ class PlayView(_SeenView):
         return (self.decision - FIRST_PLAY_DECISION) % self.players
 
     @property
+    def leader(self) -> np.ndarray:
+        """The seat that led (or leads) the current trick."""
+        return self._take(self._pub.leader)
+
+    @property
     def led_suit(self) -> np.ndarray:
         """Suit led to the current trick; -1 when this seat leads."""
-        return self._none() if self._led_suit is None else self._led_suit
+        return self._take(self._pub.led_suit) if self.position else self._none()
+
+    @property
+    def trick_cards(self) -> np.ndarray:
+        """[n, seats] card id played to the current trick by each seat, -1 for not yet."""
+        return self._take(self._pub.trick_cards)
 
     @property
     def winning_card(self) -> np.ndarray:
         """The card holding the current trick (-1 when leading)."""
-        return self._none() if self._win_card is None else self._win_card
+        return self._take(self._pub.win_card) if self.position else self._none()
 
     @property
     def winning_seat(self) -> np.ndarray:
         """The seat holding the current trick (-1 when leading)."""
-        return self._none() if self._win_seat is None else self._win_seat
+        return self._take(self._pub.win_seat) if self.position else self._none()
+
+    @property
+    def played(self) -> np.ndarray:
+        """uint64 mask of every card played so far this hand, the current trick included."""
+        return self._take(self._pub.played)
+
+    @property
+    def plays(self) -> np.ndarray:
+        """[n, k] card ids in play order so far."""
+        return self._take(self._pub.plays[:, : self.decision - FIRST_PLAY_DECISION])
+
+    @property
+    def play_seats(self) -> np.ndarray:
+        """[n, k] the seat that played each card of `plays`."""
+        return self._take(self._pub.play_seats[:, : self.decision - FIRST_PLAY_DECISION])
+
+    @property
+    def tricks_won(self) -> np.ndarray:
+        """[n, seats] tricks won by each seat so far this hand."""
+        return self._take(self._pub.tricks_won)
+
+    @property
+    def spades_broken(self) -> np.ndarray:
+        return self._take(self._pub.broken)
 
 
 @dataclass(frozen=True)
 class TableView:
-    """One table's view as plain Python values, for per-table policy functions."""
+    """One table's observation as plain Python values, for per-table policy functions (`from_functions`).
+
+    Conventions (the same as `spades_lab.engine.observation.Observation`, one row of it):
+    per-seat lists are relative to the acting seat, in the order [me, left, partner, right]
+    (Duel: [me, opponent]); "left" plays after me. Per-side pairs are (us, them). Card lists are
+    weakest first: side-suit cards by rank (2 < ... < A; at equal rank C < D < H), then trumps
+    from the lowest to the highest (see `spades_lab.engine.masks`). Cards are labels like "QH";
+    suits are 0 clubs, 1 diamonds, 2 hearts, 3 trumps (spades).
+    """
 
     seat: int
+    """My absolute seat (0..3): for logs only; everything else is relative."""
+    players: int
     hand: list[str]
+    """My cards, weakest first."""
     legal: list[str] | list[int]
+    """Play: the cards I may play, weakest first. Bid: the legal bids, ascending (0 = nil)."""
     bids: list[int | None]
-    scores: tuple[int, int]
-    bags: tuple[int, int]
-    dealer: int
-    trick: list[tuple[int, str]]
-    """Cards of the current trick so far as (seat, card), in play order."""
-    plays: list[tuple[int, str]]
+    """Bids by relative seat (None: not yet; 0: nil)."""
+    blind: list[bool]
+    """Blind nil declared, by relative seat."""
+    contract: tuple[int, int]
+    """(us, them): bids so far added up, nil counting 0."""
+    tricks: tuple[int, int]
+    """(us, them): tricks won this hand."""
+    needed: tuple[int, int]
+    """(us, them): tricks still needed for the contract (0 once made)."""
     tricks_won: list[int]
+    """Tricks won this hand by relative seat."""
+    scores: tuple[int, int]
+    """(us, them) game scores before this hand."""
+    bags: tuple[int, int]
+    """(us, them) bags carried into this hand."""
+    dealer: int
+    """Relative seat of the dealer."""
+    trick: list[tuple[int, str]]
+    """Cards of the current trick so far as (relative seat, card), in play order."""
+    leader: int
+    """Relative seat that led the current trick (0 when I lead)."""
+    led_suit: int
+    """Suit led to the current trick; -1 when I lead."""
+    winning_card: str | None
+    """The card holding the trick; None when I lead."""
+    winning_seat: int
+    """Relative seat holding the trick; -1 when I lead."""
+    partner_winning: bool
+    master: bool
+    """No card I cannot see beats the card holding the trick."""
+    winners: list[str]
+    """Legal cards that would hold the trick if played now, weakest first (all legal cards when I lead)."""
+    voids: list[list[bool]]
+    """voids[relative seat][suit]: that seat has shown it holds no card of the suit."""
+    unseen: list[str]
+    """Cards neither in my hand nor played (held by the others), weakest first."""
+    plays: list[tuple[int, str]]
+    """Every card played this hand as (relative seat, card), in play order."""
     spades_broken: bool
     random: float
     """A uniform draw from this table's stream for this decision."""
 
 
-def table_views(view: _View) -> list[TableView]:
-    """Split a batch view into per-table plain views (slow; for prototyping policies)."""
+def _labels(deck: Deck, ids: np.ndarray) -> list[str]:
+    return [deck.cards[int(c)] for c in ids if c >= 0]
+
+
+def table_views(view: Any) -> list[TableView]:
+    """Split a batch view into per-table plain observations (slow: a Python loop over tables)."""
     deck = view.deck
-    hands, bids, scores, bags, dealer, u = view.hand, view.bids, view.scores, view.bags, view.dealer, view.uniform()
+    obs = observe(view)
+    u = view.uniform()
     is_play = isinstance(view, PlayView)
-    if is_play:
-        legal, plays, seats, won, broken = view.legal, view.plays, view.play_seats, view.tricks_won, view.spades_broken
-        in_trick = view.position
-    else:
-        legal_bids = view.legal_bids
+    p = view.players
+    plays = view.plays if is_play else np.zeros((len(view), 0), dtype=np.int64)
+    rel_seats = ((view.play_seats.astype(np.int64) - view.seat[:, None]) % p) if is_play else plays
+    unseen_ids = masks.card_ids(masks.from_bool(obs.unseen), width=52, deck=deck)
+    dealer = (view.dealer - view.seat) % p
     out = []
     for t in range(len(view)):
-        history = [(int(s), deck.cards[c]) for s, c in zip(seats[t], plays[t])] if is_play else []
+        history = [(int(s), deck.cards[c]) for s, c in zip(rel_seats[t], plays[t])]
+        in_trick = obs.position if is_play else 0
         out.append(
             TableView(
                 seat=int(view.seat[t]),
-                hand=deck.labels(int(hands[t])),
-                legal=deck.labels(int(legal[t])) if is_play else [int(b) for b in np.flatnonzero(legal_bids[t])],
-                bids=[None if b < 0 else int(b) for b in bids[t]],
-                scores=(int(scores[t, 0]), int(scores[t, 1])),
-                bags=(int(bags[t, 0]), int(bags[t, 1])),
+                players=p,
+                hand=_labels(deck, obs.hand_ids[t]),
+                legal=_labels(deck, obs.legal_ids[t]) if is_play else [int(b) for b in np.flatnonzero(obs.legal_bids[t])],
+                bids=[None if b < 0 else int(b) for b in obs.bids[t]],
+                blind=[bool(b) for b in obs.blind[t]],
+                contract=(int(obs.contract[t, 0]), int(obs.contract[t, 1])),
+                tricks=(int(obs.tricks[t, 0]), int(obs.tricks[t, 1])),
+                needed=(int(obs.needed[t, 0]), int(obs.needed[t, 1])),
+                tricks_won=[int(x) for x in obs.tricks_won[t]],
+                scores=(int(obs.scores[t, 0]), int(obs.scores[t, 1])),
+                bags=(int(obs.bags[t, 0]), int(obs.bags[t, 1])),
                 dealer=int(dealer[t]),
-                trick=history[len(history) - in_trick :] if is_play and in_trick else [],
+                trick=history[len(history) - in_trick :] if in_trick else [],
+                leader=int(obs.leader[t]),
+                led_suit=int(obs.led_suit[t]),
+                winning_card=deck.cards[int(obs.winning_card[t])] if obs.winning_card[t] >= 0 else None,
+                winning_seat=int(obs.winning_seat[t]),
+                partner_winning=bool(obs.partner_winning[t]),
+                master=bool(obs.master[t]),
+                winners=_labels(deck, obs.winners_ids[t]) if is_play else [],
+                voids=[[bool(v) for v in row] for row in obs.voids[t]],
+                unseen=_labels(deck, unseen_ids[t]),
                 plays=history,
-                tricks_won=[int(x) for x in won[t]] if is_play else [0, 0, 0, 0],
-                spades_broken=bool(broken[t]) if is_play else False,
+                spades_broken=bool(obs.spades_broken[t]),
                 random=float(u[t]),
             )
         )

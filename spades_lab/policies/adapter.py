@@ -1,9 +1,11 @@
 """Turn plain per-table Python functions into a batch policy, for prototyping.
 
-The functions see one table at a time as a `TableView` (card labels, lists, a uniform random
-draw from the table's own stream) and return a bid (0 = nil) or a card label. The adapter loops
-in Python, so it is slow, but a function that makes the same choices as a batch policy produces
-exactly the same games.
+The functions see one table at a time as a `TableView`: one row of the batch `Observation`, in
+plain Python values (card labels weakest first, per-seat lists as [me, left, partner, right],
+per-side pairs as (us, them), the current trick with who holds it and whether that card is a
+master, voids shown, a uniform random draw from the table's own stream), and return a bid (0 =
+nil) or a card label. The adapter loops in Python, so it is slow, but a function that makes the
+same choices as a batch policy produces exactly the same games.
 """
 
 from __future__ import annotations

@@ -118,7 +118,7 @@ def _positions(rules: Rules, tables: int) -> tuple[np.ndarray, np.ndarray, np.nd
 def _play(rules: Rules, seats: list[Any], seed: int, rows: np.ndarray, tables: int) -> HandLog:
     dealer, hand_number, scores, bags = _positions(rules, tables)
     ids = np.arange(tables, dtype=np.int64)
-    keys = rng.derive(rng.seed_key(seed), ids)
+    keys = rng.derive(int(rng.seed_key(seed)), ids)
     return play_hand(rules, seats, ids[rows], hand_number[rows], keys[rows], dealer[rows], scores[rows], bags[rows])
 
 
@@ -155,7 +155,7 @@ def check_policy(
     watcher = _Watcher(target)
     partner = _BlindPartner()
     p = rules.players
-    seatings = {"every seat": [watcher] * p, "beside a blind-nil partner": [watcher] * (p // 2) + [partner] * (p // 2)}
+    seatings: dict[str, list[Any]] = {"every seat": [watcher] * p, "beside a blind-nil partner": [watcher] * (p // 2) + [partner] * (p // 2)}
     every = np.arange(tables)
     for label, seats in seatings.items():
         try:
