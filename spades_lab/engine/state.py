@@ -503,8 +503,8 @@ class State:
                 self.legal_bids[:, : rules.blind_bids] = False
                 eligible = ~self.blind[tables, actor] & self.legal_bids.any(axis=1)
                 if rules.blind_bid_trail:
-                    side = actor % 2
-                    eligible &= self.scores[tables, 1 - side] - self.scores[tables, side] >= rules.blind_bid_trail
+                    own = actor % 2
+                    eligible &= self.scores[tables, 1 - own] - self.scores[tables, own] >= rules.blind_bid_trail
             elif phase == Phase.BLIND:
                 # blind nil is a nil: only where nil is a legal bid, and only for a side trailing enough
                 eligible = self.legal_bids[:, 0].copy()
