@@ -208,7 +208,9 @@ def test_exchange_passes_follow_heuristics_section_4() -> None:
         return ExchangeView(st, None, np.array([0]), decision, ViewContext(rules, st.deck))
 
     to_nil = exchanger.exchange(view(NIL_EXCHANGE_DECISION, partner))
-    assert sorted(deck.labels(int(to_nil[0]))) == sorted(["2S", "3D"])
+    assert sorted(deck.labels(int(to_nil[0]))) == sorted(["3D", "4D"])  # lowest side cards; trumps kept
+    only_spades_low = deck.mask(["2S", "3S", "AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S", "5S", "4S"])
+    assert sorted(deck.labels(int(exchanger.exchange(view(NIL_EXCHANGE_DECISION, only_spades_low))[0]))) == ["2S", "3S"]
     back = exchanger.exchange(view(NIL_EXCHANGE_DECISION + 1, bidder | deck.mask(["2S", "3D"])))
     assert sorted(deck.labels(int(back[0]))) == sorted(["5S", "2S"])  # spades first, highest first
     no_spades = deck.mask(["AC", "KD", "QD", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "3D"])

@@ -57,8 +57,8 @@ class ValueDraft:
 def pass_orders(deck: Deck) -> tuple[np.ndarray, np.ndarray]:
     """(low, danger) sort keys per card id for the two passes of a nil exchange (HEURISTICS.md section 4).
 
-    low: the partner's pass, its lowest cards first (by rank; a side card before a trump of the same
-    rank, since the partner keeps its trumps for coverage). danger: the nil bidder's pass back, most
+    low: the partner's pass, its lowest cards first (by rank, side cards before any trump: the partner
+    keeps its trumps for coverage, and a spade passed would only be passed straight back). danger: the nil bidder's pass back, most
     dangerous first: its highest trumps, then side aces, kings and so on down.
     """
     low = np.empty(52)
@@ -68,7 +68,7 @@ def pass_orders(deck: Deck) -> tuple[np.ndarray, np.ndarray]:
         rank = natural_rank(label)
         trump = deck.suit_of[card_id] == 3
         strength = card_id - trump_ids[0] if trump else 0  # trump ids run weakest first
-        low[card_id] = rank + (0.5 if trump else 0.0)
+        low[card_id] = rank + (13.0 if trump else 0.0)
         danger[card_id] = -(100 + strength) if trump else -rank
     low.setflags(write=False)
     danger.setflags(write=False)
