@@ -76,6 +76,24 @@ class Rules:
     """A side's bids must add up to at least this (the second partner to bid must make it up)."""
     nil_tricks_to_partner: bool = False
     """A failed nil's tricks count toward the partner's contract instead of as separate bags."""
+    spades_break: bool = True
+    """Spades may not be led until broken (off: a spade may be led at any time)."""
+    bid_rule: str = "free"
+    """free; suicide (per side one nil and one bid of at least 4); whiz (nil or the spades held);
+    mirror (exactly the spades held, nil with none). Spades means the deck's trumps."""
+    moon: str | int = "off"
+    """A side taking all 13 tricks: off (nothing special), "win" (it wins the game at once) or a
+    number of points it scores for the hand in place of everything else the hand gave it."""
+    nil_exchange: int = 0
+    """Cards passed each way between a (plain, not blind) nil bidder and its partner after the bidding."""
+    blind_bids: int | None = None
+    """Smallest blind number bid (None: no blind bids): a seat may bid this many tricks or more before
+    seeing its cards; its side's contract then scores double, made or set (4 players only)."""
+    blind_bid_trail: int = 0
+    """Blind bids are allowed only while the seat's side trails the other by at least this many points."""
+    zero_bid: str = "nil"
+    """nil: a bid of 0 is nil. plain: the minimum-bid variant, a bid of 0 is a plain contract of no
+    tricks (its tricks count for the side's contract, beyond it they are bags) and there is no nil."""
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -112,12 +130,42 @@ class Rules:
                 f"rules field first_lead = 'two_of_clubs' cannot go with deck = {self.deck!r}: the 2 of clubs"
                 " is a trump or out of that deck; allowed: first_lead left_of_dealer or lowest_clubs"
             )
+        _one_of("bid_rule", self.bid_rule, BID_RULES)
+        if isinstance(self.moon, str):
+            _one_of("moon", self.moon, ("off", "win"))
+        else:
+            _points("moon", self.moon, 0, MAX_POINTS)
+        _require(0 <= self.nil_exchange <= 3, "nil_exchange", self.nil_exchange, "0, 1, 2 or 3 cards")
+        if self.bid_rule != "free":
+            _check_bid_rule(self)
+        _one_of("zero_bid", self.zero_bid, ("nil", "plain"))
+        _require(self.blind_bids is None or 2 <= self.blind_bids <= 13, "blind_bids", self.blind_bids,
+                 "None or 2..13 tricks")  # fmt: skip
+        _points("blind_bid_trail", self.blind_bid_trail, 0, MAX_SCORE)
+        if self.blind_bids is not None and self.bid_rule != "free":
+            raise RulesError(
+                f"rules field blind_bids = {self.blind_bids} cannot go with bid_rule = {self.bid_rule!r}, whose"
+                " bids depend on the cards or the partner's nil; allowed: blind_bids None"
+            )
+        if self.blind_bids is not None and self.blind_bids > min(self.max_bid, self.max_team_contract or 13):
+            raise RulesError(
+                f"rules field blind_bids = {self.blind_bids} is above the largest bid the limits allow"
+                f" (max_bid {self.max_bid}, max_team_contract {self.max_team_contract}); allowed: a smaller minimum"
+            )
+        if self.zero_bid == "plain":
+            for name, off in (("blind_nil", False), ("nil_exchange", 0), ("bid_rule", "free")):
+                if getattr(self, name) != off:
+                    raise RulesError(
+                        f"rules field {name} = {getattr(self, name)!r} needs a nil bid, which zero_bid = 'plain'"
+                        f" does not have (0 is a plain bid there); allowed: {off!r}"
+                    )
         if self.players == 4:
             _check_bids_can_be_legal(self)
         _check_score_can_move(self)
         if self.players == 2:
             duel_only = {"blind_nil": False, "first_lead": "left_of_dealer", "first_bidder": "left_of_dealer",
-                         "max_team_contract": None, "min_team_contract": 0, "nil_tricks_to_partner": False}  # fmt: skip
+                         "max_team_contract": None, "min_team_contract": 0, "nil_tricks_to_partner": False,
+                         "nil_exchange": 0, "blind_bids": None}  # fmt: skip
             for name, default in duel_only.items():
                 if getattr(self, name) != default:
                     raise RulesError(
@@ -210,6 +258,23 @@ def _side_bids(rules: Rules, partner: int | None) -> list[int]:
     return options
 
 
+def _check_bid_rule(rules: Rules) -> None:
+    """A bid rule fixes which numbers are legal by itself, so it refuses limits that would fight it."""
+    if rules.bid_rule == "suicide" and rules.players != 4:
+        raise RulesError("rules field bid_rule = 'suicide' needs partnerships (players = 4); allowed: players 4")
+    if rules.bid_rule == "mirror" and rules.blind_nil:
+        raise RulesError(
+            "rules field blind_nil = True cannot go with bid_rule = 'mirror': a mirror bid is the spades held,"
+            " which a blind bidder has not seen; allowed: blind_nil False"
+        )
+    for name, default in (("min_bid", 1), ("max_bid", 13), ("max_team_contract", None), ("min_team_contract", 0)):
+        if getattr(rules, name) != default:
+            raise RulesError(
+                f"rules field {name} = {getattr(rules, name)!r} cannot go with bid_rule = {rules.bid_rule!r},"
+                f" which decides the legal bids itself; allowed: {default!r}"
+            )
+
+
 def _check_bids_can_be_legal(rules: Rules) -> None:
     """Refuse bid limits under which some seat could be left with no legal bid (the engine never asks then)."""
     for first in _side_bids(rules, None):
@@ -258,7 +323,9 @@ def _check_type(name: str, value: Any, annotation: str) -> None:
     optional = "None" in annotation
     if value is None and optional:
         return
-    if annotation == "bool":
+    if annotation == "str | int":
+        ok = isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+    elif annotation == "bool":
         ok = isinstance(value, bool)
     elif wants_int:
         ok = isinstance(value, int) and not isinstance(value, bool)
@@ -272,6 +339,9 @@ def _check_type(name: str, value: Any, annotation: str) -> None:
 DECKS = ("standard", "jokers", "jokers-2d")
 FIRST_LEADS = ("left_of_dealer", "two_of_clubs", "lowest_clubs")
 FIRST_BIDDERS = ("left_of_dealer", "dealer")
+BID_RULES = ("free", "suicide", "whiz", "mirror")
+SUICIDE_MIN = 4
+"""In suicide the partner of the nil bidder bids at least this many tricks."""
 
 PRESETS: dict[str, Rules] = {
     "standard": Rules(),
@@ -283,6 +353,9 @@ PRESETS: dict[str, Rules] = {
     "two-of-clubs": Rules(first_lead="two_of_clubs"),
     "pagat": Rules(blind_nil=True, blind_nil_trail=100, blind_nil_exchange=2, mercy=True),
     "house": Rules(big_contract=10, max_team_contract=13, min_team_contract=4, nil_value=50),
+    "suicide": Rules(bid_rule="suicide"),
+    "whiz": Rules(bid_rule="whiz"),
+    "mirror": Rules(bid_rule="mirror"),
 }
 
 

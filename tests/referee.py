@@ -12,7 +12,12 @@ Variants (RULES.md "Variants" and "Two-player Duel"), each a field of the rules 
     players 2 (Duel: a draft from the stock, per-player scores), deck jokers /
     jokers-2d (trump order as data), first_lead two_of_clubs / lowest_clubs,
     first_bidder, blind_nil (+ value, trail condition, exchange), big_contract
-    (10-for-200), max_team_contract, min_team_contract, nil_tricks_to_partner.
+    (10-for-200), max_team_contract, min_team_contract, nil_tricks_to_partner; and from issue 13:
+    spades_break (off: spades may be led at any time), bid_rule suicide / whiz / mirror, moon
+    ("off", "win" or a number of points), nil_exchange (cards passed each way with a plain nil),
+    zero_bid "plain" (RULES.md's minimum-bid variant: 0 is a plain bid, not nil), blind_bids (a number
+    of at least blind_bids bid before seeing the cards, allowed while trailing by blind_bid_trail,
+    flagged in `blind` like a blind nil; its side's contract scores double, made or set).
 A rules dict may omit any field: DEFAULT_RULES fills it in.
 
 Public interface (the engine tests call exactly these):
@@ -70,6 +75,13 @@ DEFAULT_RULES: dict[str, Any] = {
     "max_team_contract": None,
     "min_team_contract": 0,
     "nil_tricks_to_partner": False,
+    "spades_break": True,
+    "bid_rule": "free",
+    "moon": "off",
+    "nil_exchange": 0,
+    "zero_bid": "nil",
+    "blind_bids": None,
+    "blind_bid_trail": 0,
 }
 
 
@@ -227,6 +239,12 @@ def score_hand(
       (blind nil: blind_nil_value);
     - a nil bidder's tricks are bags worth bag_value each if nil_tricks_as_bags,
       otherwise ignored;
+    - a blind number bid (a blind flag on a bid that is not nil) doubles its side's contract
+      value, made or set;
+    - zero_bid "plain": a 0 is an ordinary contract of no tricks, never a nil (a side bidding
+      0 + 0 makes its contract of 0 and every trick is a bag);
+    - moon set to a number: a side that took all 13 tricks scores that number for the hand
+      instead of all the above, and takes no bags;
     - bags accumulate; while the penalty is enabled and bags >= bag_threshold:
       -bag_penalty and bag_threshold bags removed (the excess carries over).
     The returned hand_score already includes any bag penalty of this hand.
@@ -248,15 +266,21 @@ def score_hand(
         score = 0
         new_bags = 0
 
-        contract = sum(bids[s] for s in seats if bids[s] != 0)
-        if rules["nil_tricks_to_partner"]:
+        plain_zero = rules["zero_bid"] == "plain"  # a 0 is an ordinary contract of no tricks; no nil
+        is_nil = [bids[s] == 0 and not plain_zero for s in range(players)]
+        contract = sum(bids[s] for s in seats if not is_nil[s])
+        if plain_zero:
+            contract_tricks = sum(tricks[s] for s in seats)
+        elif rules["nil_tricks_to_partner"]:
             contract_tricks = sum(tricks[s] for s in seats)
         else:
             contract_tricks = sum(tricks[s] for s in seats if bids[s] != 0)
         value = rules["trick_value"] * contract
         if rules["big_contract"] is not None and contract >= rules["big_contract"]:
             value = rules["big_contract_value"]
-        if contract == 0:
+        if any(blind[s] and not is_nil[s] for s in seats):
+            value *= 2  # a blind number bid: the side's contract counts double, made or set
+        if contract == 0 and not plain_zero:
             pass  # both bid nil: no contract to make or miss, and no partner contract to take the tricks
         elif contract_tricks >= contract:
             overtricks = contract_tricks - contract
@@ -266,7 +290,7 @@ def score_hand(
             score -= value
 
         for s in seats:
-            if bids[s] != 0:
+            if not is_nil[s]:
                 continue
             worth = rules["blind_nil_value"] if blind[s] else rules["nil_value"]
             score += worth if tricks[s] == 0 else -worth
@@ -274,6 +298,9 @@ def score_hand(
                 score += rules["bag_value"] * tricks[s]
                 new_bags += tricks[s]
 
+        if sum(tricks[s] for s in seats) == TRICKS_PER_HAND and not isinstance(rules["moon"], str):
+            # issue 13: a side taking all 13 tricks scores the moon value instead of this hand's points
+            score, new_bags = rules["moon"], 0
         bags = bags_before[side] + new_bags
         if rules["bag_penalty_enabled"]:
             while bags >= rules["bag_threshold"]:
@@ -284,15 +311,20 @@ def score_hand(
     return hand_score, bags_after
 
 
-def game_result(rules: dict, score_after: list[int], hands_played: int) -> tuple[bool, int | None, bool]:
+def game_result(
+    rules: dict, score_after: list[int], hands_played: int, tricks_per_side: list[int] | None = None
+) -> tuple[bool, int | None, bool]:
     """Decide (game_over, winner, unfinished) once a hand has been scored.
 
     The game ends if a side reached the target, or (mercy on) a side is at or
     below mercy_threshold; the higher total wins and equal totals play on.
+    With moon "win", a side that took all 13 tricks of this hand (`tricks_per_side`) wins at once.
     If it has not ended and hands_played reached hand_cap, it stops unfinished:
     never a win for anyone.
     """
     rules = {**DEFAULT_RULES, **rules}
+    if rules["moon"] == "win" and tricks_per_side is not None and TRICKS_PER_HAND in tricks_per_side:
+        return True, tricks_per_side.index(TRICKS_PER_HAND), False
     ended = any(s >= rules["target"] for s in score_after)
     if rules["mercy"]:
         ended = ended or any(s <= rules["mercy_threshold"] for s in score_after)
@@ -393,11 +425,16 @@ def _check_blind(record: dict, rules: dict, players: int, score_before: list[int
         return [False] * players
     if not isinstance(blind, (list, tuple)) or len(blind) != players or not all(isinstance(b, bool) for b in blind):
         raise RefereeError(f"blind: expected {players} true/false flags, got {blind!r}")
+    raw_bids = record.get("bids")
     for seat, flag in enumerate(blind):
         if not flag:
             continue
         if players != 4:
             raise RefereeError(f"blind[{seat}]: Duel has no blind nil")
+        bid = raw_bids[seat] if isinstance(raw_bids, (list, tuple)) and len(raw_bids) == players else 0
+        if _is_int(bid) and bid != 0:
+            _check_blind_number(seat, bid, rules, score_before)
+            continue
         if not rules["blind_nil"]:
             raise RefereeError(f"blind[{seat}]: {blind!r} but these rules have no blind nil")
         side = partnership_of(seat)
@@ -411,8 +448,29 @@ def _check_blind(record: dict, rules: dict, players: int, score_before: list[int
     return list(blind)
 
 
-def _check_bids(record: dict, rules: dict, players: int, blind: list[bool]) -> list[int]:
-    """`bids`: one per seat, each nil (0) or min_bid..max_bid; a blind nil is a nil; side contract limits."""
+def _check_blind_number(seat: int, bid: int, rules: dict, score_before: list[int]) -> None:
+    """A blind number bid: the rules must allow them, the number must reach blind_bids, the side must trail enough."""
+    least = rules["blind_bids"]
+    if least is None:
+        raise RefereeError(f"blind[{seat}]: blind bid of {bid} but these rules have no blind bids")
+    if bid < least:
+        raise RefereeError(f"blind[{seat}]: blind bid of {bid}, below the blind minimum {least}")
+    side = partnership_of(seat)
+    deficit = score_before[1 - side] - score_before[side]
+    trail = rules["blind_bid_trail"]
+    if trail > 0 and deficit < trail:
+        raise RefereeError(
+            f"blind[{seat}]: blind bid while the side trails by {deficit} (score_before {score_before}),"
+            f" but the rules allow it only when trailing by at least {trail}"
+        )
+
+
+def _check_bids(
+    record: dict, rules: dict, players: int, blind: list[bool], deal: list[set[str]] | None = None,
+    deck: RefDeck = STANDARD,
+) -> list[int]:
+    """`bids`: one per seat, each nil (0) or min_bid..max_bid; a blind nil is a nil; side contract limits;
+    the bid rule (suicide, whiz, mirror) judged on the dealt cards."""
     bids = _field(record, "bids")
     if not isinstance(bids, (list, tuple)) or len(bids) != players:
         raise RefereeError(f"bids: expected {players} bids, got {bids!r}")
@@ -421,8 +479,9 @@ def _check_bids(record: dict, rules: dict, players: int, blind: list[bool]) -> l
             raise RefereeError(
                 f"bids[{seat}]: {bid!r} is neither nil (0) nor in {rules['min_bid']}..{rules['max_bid']}"
             )
-        if blind[seat] and bid != 0:
+        if blind[seat] and bid != 0 and (rules["blind_bids"] is None or bid < rules["blind_bids"]):
             raise RefereeError(f"bids[{seat}]: {bid} but blind[{seat}] marks a blind nil")
+    _check_bid_rule(bids, rules, players, deal, deck)
     if players == 4:
         # Nil counts 0. The cap binds every bid; the minimum binds the second partner to bid, and
         # once both have bid that is exactly "the side's sum is at least the minimum".
@@ -441,26 +500,56 @@ def _check_bids(record: dict, rules: dict, players: int, blind: list[bool]) -> l
     return list(bids)
 
 
+def _check_bid_rule(bids: list[int], rules: dict, players: int, deal: list[set[str]] | None, deck: RefDeck) -> None:
+    """Issue 13's bid rules, from their text:
+    - suicide: in each partnership exactly one partner bids nil and the other at least 4;
+    - whiz: every bid is nil or the number of spades (trumps) the bidder was dealt;
+    - mirror: every bid is exactly that number (no spades: nil).
+    """
+    rule = rules["bid_rule"]
+    if rule == "free":
+        return
+    if rule == "suicide":
+        for side, seats in enumerate(side_seats(players)):
+            pair = [bids[s] for s in seats]
+            nils = [b for b in pair if b == 0]
+            if len(nils) != 1 or max(pair) < 4:
+                raise RefereeError(f"bids: side {side} bids {pair}; suicide needs exactly one nil and one bid of 4 or more")
+        return
+    if deal is None:
+        raise ValueError(f"bid_rule {rule!r} needs the deal to count spades")
+    for seat, bid in enumerate(bids):
+        spades = sum(1 for c in deal[seat] if deck.suit(c) == SPADES)
+        if bid != spades and not (rule == "whiz" and bid == 0):
+            allowed = f"nil or {spades}" if rule == "whiz" else f"{spades}"
+            raise RefereeError(f"bids[{seat}]: {bid} under {rule}, but seat {seat} holds {spades} spades; allowed {allowed}")
+
+
 def _apply_exchange(
-    record: dict, rules: dict, deal: list[set[str]], blind: list[bool], deck: RefDeck
+    record: dict, rules: dict, deal: list[set[str]], blind: list[bool], deck: RefDeck, bids: list[int] | None = None
 ) -> list[set[str]]:
     """Replay `exchange` on the deal and return the hands it leaves.
 
     RULES.md: after declaring blind nil, the bidder and its partner exchange `blind_nil_exchange`
-    cards each way; no exchange when both partners bid blind nil. Records list the partner's
+    cards each way; no exchange when both partners bid blind nil. Issue 13's nil_exchange: a side
+    with exactly one nil bidder, not blind, exchanges nil_exchange cards each way the same way
+    (none when both partners bid nil, blind or not). Records list the partner's
     passes before the blind bidder's passes back; a pass must be a card its giver holds at that
     moment (so the bidder may pass back a card it has just received).
     """
     exchange = record.get("exchange") or []
-    k = rules["blind_nil_exchange"] if rules["blind_nil"] else 0
+    blind_k = rules["blind_nil_exchange"] if rules["blind_nil"] else 0
+    cards_of: dict[int, int] = {}  # side -> cards passed each way
     if not isinstance(exchange, (list, tuple)):
         raise RefereeError(f"exchange: expected a list of [from_seat, to_seat, card], got {exchange!r}")
-    bidder_of: dict[int, int] = {}  # side -> its single blind-nil bidder, for sides that exchange
-    if k:
-        for side, seats in enumerate(side_seats(SEATS)):
-            blinds = [s for s in seats if blind[s]]
-            if len(blinds) == 1:
-                bidder_of[side] = blinds[0]
+    bidder_of: dict[int, int] = {}  # side -> its single (blind or plain) nil bidder, for sides that exchange
+    for side, seats in enumerate(side_seats(SEATS)):
+        nils = [s for s in seats if bids is not None and bids[s] == 0]
+        blinds = [s for s in seats if blind[s] and (bids is None or bids[s] == 0)]  # blind nils
+        if blind_k and len(blinds) == 1:
+            bidder_of[side], cards_of[side] = blinds[0], blind_k
+        elif rules["nil_exchange"] and len(nils) == 1 and not blinds:
+            bidder_of[side], cards_of[side] = nils[0], rules["nil_exchange"]
     held = [set(h) for h in deal]
     to_bidder = {side: 0 for side in bidder_of}
     to_partner = {side: 0 for side in bidder_of}
@@ -475,8 +564,9 @@ def _apply_exchange(
         if side not in bidder_of:
             raise RefereeError(
                 f"{where}: seat {giver} passes a card, but its side has no exchange"
-                f" (blind {blind!r}, blind_nil_exchange {k})"
+                f" (blind {blind!r}, bids {bids!r}, blind_nil_exchange {blind_k}, nil_exchange {rules['nil_exchange']})"
             )
+        k = cards_of[side]
         card = normalise_card(entry[2], where, deck)
         if giver != bidder_of[side]:
             if to_bidder[side] >= k or to_partner[side]:
@@ -484,16 +574,17 @@ def _apply_exchange(
             to_bidder[side] += 1
         else:
             if to_bidder[side] < k or to_partner[side] >= k:
-                raise RefereeError(f"{where}: blind bidder {giver} passes back out of turn (after receiving {k})")
+                raise RefereeError(f"{where}: nil bidder {giver} passes back out of turn (after receiving {k})")
             to_partner[side] += 1
         if card not in held[giver]:
             raise RefereeError(f"{where}: seat {giver} passes {card}, which it does not hold")
         held[giver].remove(card)
         held[taker].add(card)
     for side, bidder in bidder_of.items():
+        k = cards_of[side]
         if to_bidder[side] != k or to_partner[side] != k:
             raise RefereeError(
-                f"exchange: blind bidder {bidder} and its partner must pass {k} card(s) each way,"
+                f"exchange: nil bidder {bidder} and its partner must pass {k} card(s) each way,"
                 f" the record has {to_bidder[side]} and {to_partner[side]}"
             )
     return held
@@ -531,7 +622,7 @@ def _replay_plays(
     held = [set(h) for h in hands]  # copies: cards leave as they are played
     tricks_won = [0] * players
     leader = _first_leader(rules, hands, dealer, players)
-    spades_broken = False
+    spades_broken = not rules["spades_break"]  # spades_break off: a spade may be led at any time
     for trick in range(TRICKS_PER_HAND):
         trick_cards: list[str] = []
         first = rules["first_lead"] if trick == 0 else None
@@ -595,9 +686,9 @@ def check_record(record: dict, rules: dict) -> None:
     elif record.get("draft"):
         raise RefereeError(f"draft: {record['draft']!r} but only Duel drafts")
     blind = _check_blind(record, rules, players, score_before)
-    bids = _check_bids(record, rules, players, blind)
+    bids = _check_bids(record, rules, players, blind, deal, deck)
 
-    expected_hands = _apply_exchange(record, rules, deal, blind, deck) if players == 4 else deal
+    expected_hands = _apply_exchange(record, rules, deal, blind, deck, bids) if players == 4 else deal
     hands = _check_hands(record, "hands", deck, players)
     for seat in range(players):
         if hands[seat] != expected_hands[seat]:
@@ -619,7 +710,8 @@ def check_record(record: dict, rules: dict) -> None:
     if _int_pair(record, "bags_after") != bags_after:
         raise RefereeError(f"bags_after: record says {record['bags_after']!r}, rules give {bags_after}")
 
-    game_over, winner, unfinished = game_result(rules, score_after, hand_no + 1)
+    per_side = [sum(tricks[s] for s in seats) for seats in side_seats(players)]
+    game_over, winner, unfinished = game_result(rules, score_after, hand_no + 1, per_side)
     if _field(record, "game_over") is not game_over:
         raise RefereeError(f"game_over: record says {record['game_over']!r}, expected {game_over}")
     if _field(record, "winner") != winner or isinstance(record["winner"], bool):

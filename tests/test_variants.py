@@ -666,7 +666,7 @@ def test_tampered_blind_nil_records_are_rejected() -> None:
     )
     seat = next(s for s in (0, 2) if rec["bids"][s])
     rec["blind"][seat] = True
-    rejected_by_referee(rec, ref(rules), f"bids[{seat}]")
+    rejected_by_referee(rec, ref(rules), f"blind[{seat}]", "no blind bids")  # a blind number needs blind_bids
     rejected_by_verify([rec], rules)
 
 

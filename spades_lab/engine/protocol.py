@@ -14,7 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from spades_lab.engine.kernels import is_legal_card
-from spades_lab.engine.views import BidView, BlindView, DraftView, ExchangeView, PlayView
+from spades_lab.engine.views import BidView, BlindBidView, BlindView, DraftView, ExchangeView, PlayView
 
 AnyView = Any
 """Any of the views (they share seat, tables, hand_number, deck, len); views.py is being redesigned."""
@@ -38,6 +38,7 @@ class Policy(Protocol):
 
 # Optional decisions, asked only where the rules need them:
 #   blind(view: BlindView) -> bool array      (blind nil allowed; a policy without it never bids blind)
+#   blind_bid(view: BlindBidView) -> int array (blind_bids: 0 looks first, else a blind number; optional)
 #   exchange(view: ExchangeView) -> uint64 masks of exactly view.cards cards (blind-nil exchange)
 #   draft(view: DraftView) -> bool array      (Duel: True keeps the top card)
 #   decider(method: str) -> object            (the object that really makes decision `method`; seats whose
@@ -144,6 +145,22 @@ def ask_blind(policy: Policy, view: BlindView) -> np.ndarray:
     return _ask(policy, "blind", view, "deciding blind nil", lambda row: "True or False", np.bool_)
 
 
+def ask_blind_bid(policy: Policy, view: BlindBidView) -> np.ndarray:
+    """A blind number bid: 0 (look first) or a legal blind number; a policy without the method looks."""
+    if not hasattr(policy, "blind_bid"):
+        return np.zeros(len(view), dtype=np.int64)
+    legal = view.legal_bids.copy()
+    legal[:, 0] = True  # 0: look at the cards first
+    options = _bid_options(legal)
+    bids = _ask(policy, "blind_bid", view, "deciding a blind bid", options, np.integer)
+    in_range = (bids >= 0) & (bids < legal.shape[1])
+    ok = in_range & legal[np.arange(len(bids)), np.where(in_range, bids, 0)]
+    if not ok.all():
+        row = int(np.argmin(ok))
+        raise _fail(policy, view, row, f"blind bid {int(bids[row])} is not allowed", options(row))
+    return bids.astype(np.int64)
+
+
 def ask_draft(policy: Policy, view: DraftView) -> np.ndarray:
     if not hasattr(policy, "draft"):
         raise PolicyError(f"policy {policy.name!r} has no draft decision, which Duel needs", policy=policy.name)
@@ -153,7 +170,7 @@ def ask_draft(policy: Policy, view: DraftView) -> np.ndarray:
 def ask_exchange(policy: Policy, view: ExchangeView) -> np.ndarray:
     if not hasattr(policy, "exchange"):
         raise PolicyError(
-            f"policy {policy.name!r} has no exchange decision, which blind_nil_exchange = {view.cards} needs",
+            f"policy {policy.name!r} has no exchange decision, which an exchange of {view.cards} card(s) needs",
             policy=policy.name,
         )
     hand = view.hand.copy()

@@ -34,12 +34,18 @@ def _rules_field(rules: Rules) -> str | dict[str, Any]:
 
 
 def _exchange_list(log: HandLog, i: int, deck: Deck) -> list[list[Any]]:
-    """Passes in the order made: every partner's pass to a blind-nil bidder, then the passes back."""
-    blind = log.blind[i]
+    """Passes in the order made: every partner's pass to a nil (blind or plain) bidder, then the passes back."""
+    bids, blind = log.bids[i], log.blind[i]
     entries: list[list[Any]] = []
-    for to_blind in (True, False):
+    for to_nil in (True, False):
         for seat in range(log.passed.shape[1]):
-            if log.passed[i, seat] and blind[(seat + 2) % 4] == to_blind:
+            if not log.passed[i, seat]:
+                continue
+            taker = (seat + 2) % 4
+            # the exchange's nil bidder: the blind one if the side has one, else the side's plain nil
+            blind_nil = [bool(blind[s]) and bids[s] == 0 for s in (seat, taker)]
+            taker_is_bidder = blind_nil[1] or (not blind_nil[0] and bids[taker] == 0)
+            if taker_is_bidder == to_nil:
                 entries += [[seat, (seat + 2) % 4, c] for c in deck.labels(int(log.passed[i, seat]))]
     return entries
 
@@ -261,7 +267,14 @@ class _Script:
         return np.array([self.row_of[(int(g), int(h))] for g, h in zip(view.tables, view.hand_number)], dtype=np.int64)
 
     def blind(self, view: BlindView) -> np.ndarray:
-        return np.asarray(self.blind_by_seat[self._row(view), view.seat])
+        rows = self._row(view)
+        return np.asarray(self.blind_by_seat[rows, view.seat] & (self.bids_by_seat[rows, view.seat] == 0))
+
+    def blind_bid(self, view: BlindView) -> np.ndarray:
+        """A blind flag on a number is a blind number bid; 0 (look first) otherwise."""
+        rows = self._row(view)
+        number = self.bids_by_seat[rows, view.seat]
+        return np.asarray(np.where(self.blind_by_seat[rows, view.seat] & (number > 0), number, 0))
 
     def bid(self, view: BidView) -> np.ndarray:
         return np.asarray(self.bids_by_seat[self._row(view), view.seat])
@@ -364,8 +377,10 @@ def verify(records: list[dict[str, Any]], rules: Rules | str | dict[str, Any] | 
                 f"game {record.get('game')}, hand {record.get('hand')}: exchange is {record.get('exchange')!r},"
                 f" the passes replay as {replayed['exchange']!r}"
             )
-        for key in ("plays", "tricks", "hand_score", "score_after", "bags_after", "game_over", "winner"):
+        for key in ("bids", "blind", "plays", "tricks", "hand_score", "score_after", "bags_after", "game_over", "winner"):
             mine: Any = record.get(key)
+            if key == "blind":  # a record may leave out `blind` (no blind bids)
+                mine = [bool(b) for b in (mine or [False] * rules.players)]
             if key == "plays":
                 mine = [[int(s), deck.cards[deck.card_id(c)]] for s, c in record[key]]
             if mine != replayed[key]:

@@ -41,6 +41,8 @@ class HandScore:
     """Tricks that count toward the contract (with `nil_tricks_to_partner`, the nil bidders' too)."""
     set: np.ndarray
     """Had a contract and missed it. `stats`, `plots` and `experiments` read sets here, nowhere else."""
+    moon: np.ndarray
+    """The side took all 13 tricks (whatever `rules.moon` makes of it)."""
 
     @property
     def has_contract(self) -> np.ndarray:
@@ -54,12 +56,14 @@ def score_hands(
     bids = np.asarray(bids, dtype=np.int64)
     tricks = np.asarray(tricks, dtype=np.int64)
     seats = side_seats(bids.shape[1])
-    nil = bids == 0
+    plain_zero = rules.zero_bid == "plain"
+    nil = (bids == 0) & (not plain_zero)
     side_nil = nil[:, seats]
     side_tricks = tricks[:, seats]
     contract = np.where(side_nil, 0, bids[:, seats]).sum(axis=2)
     nil_tricks = np.where(side_nil, side_tricks, 0).sum(axis=2)
-    has_contract = contract > 0
+    # a plain 0 is a contract like any other: a side bidding 0 + 0 makes it, every trick a bag
+    has_contract = np.ones_like(contract, dtype=bool) if plain_zero else contract > 0
     if rules.nil_tricks_to_partner:
         # A failed nil's tricks go toward the partner's contract instead of being bags; a side where
         # both partners bid nil has no contract to take them, so the ordinary nil-trick rule applies.
@@ -73,17 +77,26 @@ def score_hands(
     value = rules.trick_value * contract
     if rules.big_contract is not None:
         value = np.where(contract >= rules.big_contract, rules.big_contract_value, value)
+    if blind is not None and rules.blind_bids is not None:
+        # a blind number bid doubles its side's contract, made or set (blind flags on nils are blind nils)
+        blind_number = (np.asarray(blind, dtype=bool) & ~nil)[:, seats].any(axis=2)
+        value = np.where(blind_number, 2 * value, value)
     points = np.where(has_contract, np.where(made, value, -value), 0) + rules.bag_value * overtricks
     nil_made = nil & (tricks == 0)
     worth = np.full(bids.shape, rules.nil_value, dtype=np.int64)
     if blind is not None:
-        worth = np.where(blind, rules.blind_nil_value, worth)
+        worth = np.where(blind, rules.blind_nil_value, worth)  # only nils use it
     nil_result = np.where(nil_made, worth, np.where(nil, -worth, 0))
     points += nil_result[:, seats].sum(axis=2)
     new_bags = overtricks
     if rules.nil_tricks_as_bags:
         points += rules.bag_value * nil_tricks
         new_bags = new_bags + nil_tricks
+    moon = side_tricks.sum(axis=2) == 13
+    if not isinstance(rules.moon, str):
+        # a moon worth points replaces the side's whole hand: its value, no bags, no penalty
+        points = np.where(moon, rules.moon, points)
+        new_bags = np.where(moon, 0, new_bags)
     bags = np.asarray(bags_before, dtype=np.int64) + new_bags
     penalties = np.zeros_like(bags)
     if rules.bag_penalty_enabled:
@@ -91,22 +104,29 @@ def score_hands(
         points -= penalties * rules.bag_penalty
         bags -= penalties * rules.bag_threshold
     return HandScore(
-        points, bags, new_bags, penalties, contract, made, nil_made, contract_tricks, has_contract & ~made
+        points, bags, new_bags, penalties, contract, made, nil_made, contract_tricks, has_contract & ~made, moon
     )
 
 
-def game_end(rules: Rules, scores: np.ndarray, hands_played: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def game_end(
+    rules: Rules, scores: np.ndarray, hands_played: np.ndarray, moon: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(over, winner, unfinished) after a hand, from the scores after it and the hands played so far.
 
     A game ends once a side reaches the target (or, with mercy, falls to the threshold) and the
-    totals differ; the higher total wins. Equal totals play on. A game still going at the hand
-    cap stops unfinished, with no winner.
+    totals differ; the higher total wins. Equal totals play on. With `moon = "win"` a side that
+    took all 13 tricks this hand (`moon`, [n, 2]) wins at once, whatever the scores. A game still
+    going at the hand cap stops unfinished, with no winner.
     """
     trigger = (scores >= rules.target).any(axis=1)
     if rules.mercy:
         trigger |= (scores <= rules.mercy_threshold).any(axis=1)
     over = trigger & (scores[:, 0] != scores[:, 1])
     winner = np.where(over, np.argmax(scores, axis=1), -1)
+    if rules.moon == "win" and moon is not None:
+        shot = moon.any(axis=1)
+        over = over | shot
+        winner = np.where(shot, np.argmax(moon, axis=1), winner)
     if rules.hand_cap is None:
         unfinished = np.zeros_like(over)
     else:

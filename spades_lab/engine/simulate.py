@@ -18,10 +18,10 @@ import numpy as np
 
 from spades_lab.cards import Deck, deck_for
 from spades_lab.engine import rng
-from spades_lab.engine.protocol import Policy, ask_bids, ask_blind, ask_draft, ask_exchange, ask_plays
+from spades_lab.engine.protocol import Policy, ask_bids, ask_blind, ask_blind_bid, ask_draft, ask_exchange, ask_plays
 from spades_lab.engine.scoring import game_end
 from spades_lab.engine.state import Phase, State
-from spades_lab.engine.views import BidView, BlindView, DraftView, ExchangeView, PlayView, ViewContext
+from spades_lab.engine.views import BidView, BlindBidView, BlindView, DraftView, ExchangeView, PlayView, ViewContext
 from spades_lab.rules import Rules
 
 if TYPE_CHECKING:
@@ -180,6 +180,7 @@ def _decide(
 _ASK: dict[Phase, tuple[str, type, Callable[..., np.ndarray], type]] = {
     Phase.DRAFT: ("draft", DraftView, ask_draft, np.bool_),
     Phase.BLIND: ("blind", BlindView, ask_blind, np.bool_),
+    Phase.BLIND_BID: ("blind_bid", BlindBidView, ask_blind_bid, np.int64),
     Phase.BID: ("bid", BidView, ask_bids, np.int64),
     Phase.EXCHANGE: ("exchange", ExchangeView, ask_exchange, np.uint64),
     Phase.PLAY: ("play", PlayView, ask_plays, np.int64),
@@ -211,7 +212,7 @@ def play_hand(
         state.apply(_decide(seating, state, method, view_cls, ask, context, dtype))
     result = state.score()
     after = scores + result.points
-    over, winner, unfinished = game_end(rules, after, hand_number + 1)
+    over, winner, unfinished = game_end(rules, after, hand_number + 1, result.moon)
     n, p = len(game_id), rules.players
     return HandLog(
         game=game_id, hand=hand_number, dealer=dealer, deal=state.dealt, held=state.held, bids=state.bids,

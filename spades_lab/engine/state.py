@@ -21,6 +21,7 @@ Action numbering (OpenSpiel Spades, 66 actions):
   names the card in every deck.
 - 52: nil; 53..65: bids 1..13 (action = 52 + bid).
 - The blind-nil decision uses 52 (declare blind nil) and 53 (look at the cards first).
+- A blind number bid (`blind_bids`, at least 2) is 52 + bid; 53 is "look at the cards first".
 - A Duel draft turn is the card taken: the top card (keep it) or the next one (discard the top).
 - A blind-nil exchange passes one card per step: `blind_nil_exchange` steps per giver.
 """
@@ -36,7 +37,7 @@ from spades_lab.cards import Deck, deck_for
 from spades_lab.engine import kernels, rng
 from spades_lab.engine.bits import BIT
 from spades_lab.engine.scoring import HandScore, score_hands
-from spades_lab.rules import Rules
+from spades_lab.rules import SUICIDE_MIN, Rules
 
 
 class Phase(IntEnum):
@@ -48,6 +49,8 @@ class Phase(IntEnum):
     EXCHANGE = 3
     PLAY = 4
     DONE = 5
+    BLIND_BID = 6
+    """A blind number bid (`blind_bids`), after the blind-nil decision and before the bid."""
 
 
 N_ACTIONS = 66
@@ -61,8 +64,17 @@ LOOK_ACTION = 53
 FIRST_PLAY_DECISION = 4
 BLIND_DECISION = 100
 """Blind-nil decision of the k-th bidder: BLIND_DECISION + k."""
+BLIND_BID_DECISION = 120
+"""Blind number bid decision of the k-th bidder: BLIND_BID_DECISION + k."""
 EXCHANGE_DECISION = 110
 """The partner's pass to the blind-nil bidder; the pass back is EXCHANGE_DECISION + 1."""
+NIL_EXCHANGE_DECISION = 112
+"""The partner's pass to a plain nil bidder (`nil_exchange`); the pass back is NIL_EXCHANGE_DECISION + 1."""
+
+
+def exchange_cards(rules: Rules, decision: int) -> int:
+    """Cards in each pass of the exchange at this decision: blind nil's or plain nil's."""
+    return rules.nil_exchange if decision >= NIL_EXCHANGE_DECISION else rules.blind_nil_exchange
 DRAFT_DECISION = 200
 """Duel draft turn t: DRAFT_DECISION + t."""
 
@@ -91,12 +103,17 @@ def base_bids(rules: Rules) -> np.ndarray:
     return row
 
 
-def legal_bids(rules: Rules, bids: np.ndarray, actor: np.ndarray) -> np.ndarray:
+def legal_bids(
+    rules: Rules, bids: np.ndarray, actor: np.ndarray, spades: np.ndarray | None = None
+) -> np.ndarray:
     """[n, 14] bids allowed for each acting seat: nil or min..max, within the side contract limits.
 
     `bids` are the bids so far [n, seats] (-1: not yet); the partner's bid bounds the side contract.
+    `spades` [n] is the number of trumps each acting seat holds, which whiz and mirror bid by.
     """
     n = len(actor)
+    if rules.bid_rule != "free":
+        return _bid_rule_bids(rules, bids, actor, spades)
     legal = np.broadcast_to(base_bids(rules), (n, 14)).copy()
     if rules.players == 4 and (rules.max_team_contract is not None or rules.min_team_contract):
         partner_bid = bids[np.arange(n), (actor + 2) % 4]
@@ -109,6 +126,26 @@ def legal_bids(rules: Rules, bids: np.ndarray, actor: np.ndarray) -> np.ndarray:
             short = has_bid[:, None] & (numbers + counted[:, None] < rules.min_team_contract)
             legal[:, 1:] &= ~short[:, 1:]
             legal[:, 0] &= ~(has_bid & (counted < rules.min_team_contract))
+    return legal
+
+
+def _bid_rule_bids(rules: Rules, bids: np.ndarray, actor: np.ndarray, spades: np.ndarray | None) -> np.ndarray:
+    """Legal bids of the suicide, whiz and mirror presets (see `Rules.bid_rule`)."""
+    n = len(actor)
+    legal = np.zeros((n, 14), dtype=bool)
+    tables = np.arange(n)
+    if rules.bid_rule == "suicide":
+        partner = bids[tables, (actor + 2) % 4]
+        # first of the side: nil or at least 4; second: nil exactly when the partner did not bid it
+        legal[:, 0] = partner != 0
+        legal[:, SUICIDE_MIN:] = (partner <= 0)[:, None]
+        return legal
+    if spades is None:
+        raise ValueError(f"bid_rule {rules.bid_rule!r} needs the spades each bidder holds")
+    held = np.asarray(spades, dtype=np.int64)
+    legal[tables, held] = True  # mirror: exactly the spades held (none: nil)
+    if rules.bid_rule == "whiz":
+        legal[:, 0] = True
     return legal
 
 
@@ -129,10 +166,15 @@ def _schedule(rules: Rules, draft: bool) -> list[tuple[Phase, int, int]]:
     for k in range(p):
         if rules.blind_nil:
             points.append((Phase.BLIND, BLIND_DECISION + k, k))
+        if rules.blind_bids is not None:
+            points.append((Phase.BLIND_BID, BLIND_BID_DECISION + k, k))
         points.append((Phase.BID, bid_decision(k), k))
     if rules.blind_nil and rules.blind_nil_exchange:
         for side in (0, 1):
             points += [(Phase.EXCHANGE, EXCHANGE_DECISION + back, 2 * side + back) for back in (0, 1)]
+    if rules.nil_exchange:
+        for side in (0, 1):
+            points += [(Phase.EXCHANGE, NIL_EXCHANGE_DECISION + back, 4 + 2 * side + back) for back in (0, 1)]
     points += [(Phase.PLAY, play_decision(step), step) for step in range(13 * p)]
     return points
 
@@ -267,6 +309,8 @@ class State:
         """[n, seats] the cards held when the first trick was led (after any exchange)."""
         self._suit_of = np.array(self.deck.suit_of, copy=True)
         self._suit_masks = np.array(self.deck.suit_masks, copy=True)
+        self._open = np.ones(n, dtype=bool)
+        """Spades counted as broken from the first lead on (`spades_break` off)."""
         self._points = _schedule(rules, self.drafted)
         self._at = -1
         self._pending = np.zeros(n, dtype=np.uint64)
@@ -329,6 +373,9 @@ class State:
         rows = np.flatnonzero(self.acting)
         if phase == Phase.BID:
             mask[rows, NIL_ACTION:] = self.legal_bids[rows]
+        elif phase == Phase.BLIND_BID:
+            mask[rows, NIL_ACTION:] = self.legal_bids[rows]
+            mask[rows, LOOK_ACTION] = True
         elif phase == Phase.BLIND:
             mask[rows, NIL_ACTION] = mask[rows, LOOK_ACTION] = True
         elif phase == Phase.DRAFT:
@@ -364,6 +411,8 @@ class State:
             self.apply(np.where(actions >= NIL_ACTION, actions - NIL_ACTION, 0))
         elif phase == Phase.BLIND:
             self.apply(actions == NIL_ACTION)
+        elif phase == Phase.BLIND_BID:
+            self.apply(np.where(actions == LOOK_ACTION, 0, actions - NIL_ACTION))
         elif phase == Phase.DRAFT:
             self.apply(actions == self.stock[:, 2 * index])
         elif phase == Phase.PLAY:
@@ -372,7 +421,7 @@ class State:
             pick = np.where(self.acting, BIT[np.clip(actions, 0, 63)], np.uint64(0))
             self._pending |= pick
             self._pending_count += 1
-            if self._pending_count == self.rules.blind_nil_exchange:
+            if self._pending_count == exchange_cards(self.rules, self.decision):
                 passed, self._pending = self._pending, np.zeros(self.n, dtype=np.uint64)
                 self._pending_count = 0
                 self.apply(passed)
@@ -397,8 +446,12 @@ class State:
             blind = np.asarray(answers, dtype=bool)[rows]
             self.blind[rows, actor[rows]] = blind
             self.bids[rows[blind], actor[rows[blind]]] = 0
+        elif phase == Phase.BLIND_BID:
+            number = np.asarray(answers, dtype=np.int64)[rows]
+            blind = number > 0
+            self.blind[rows[blind], actor[rows[blind]]] = True
+            self.bids[rows[blind], actor[rows[blind]]] = number[blind]
         elif phase == Phase.EXCHANGE:
-            side, back = divmod(index, 2)
             cards = np.asarray(answers, dtype=np.uint64)[rows]
             giver = actor[rows]
             taker = (giver + 2) % 4
@@ -435,13 +488,24 @@ class State:
         if phase == Phase.DRAFT:
             self.to_act = np.broadcast_to((self.dealer + 1 + index) % 2, (self.n,)).astype(np.int64)
             return
-        if phase in (Phase.BLIND, Phase.BID):
+        if phase in (Phase.BLIND, Phase.BLIND_BID, Phase.BID):
             if index == 0 and phase == self._points_first_bid_phase():
                 self.dealt = self.hands.copy()
             actor = (first_bidder(rules, self.dealer) + index) % p
-            self.legal_bids[...] = legal_bids(rules, self.bids, actor)
+            spades = None
+            if rules.bid_rule in ("whiz", "mirror"):
+                held = self.hands[np.arange(self.n), actor] & self._suit_masks[3]
+                spades = np.bitwise_count(held).astype(np.int64)
+            self.legal_bids[...] = legal_bids(rules, self.bids, actor, spades)
             tables = np.arange(self.n)
-            if phase == Phase.BLIND:
+            if phase == Phase.BLIND_BID:
+                # a number of at least blind_bids, within the side limits; for a side trailing enough
+                self.legal_bids[:, : rules.blind_bids] = False
+                eligible = ~self.blind[tables, actor] & self.legal_bids.any(axis=1)
+                if rules.blind_bid_trail:
+                    own = actor % 2
+                    eligible &= self.scores[tables, 1 - own] - self.scores[tables, own] >= rules.blind_bid_trail
+            elif phase == Phase.BLIND:
                 # blind nil is a nil: only where nil is a legal bid, and only for a side trailing enough
                 eligible = self.legal_bids[:, 0].copy()
                 if rules.blind_nil_trail:
@@ -452,9 +516,14 @@ class State:
             self.to_act = np.where(eligible, actor, -1)
             return
         if phase == Phase.EXCHANGE:
-            side, back = index // 2, index % 2
-            pair = self.blind[:, [side, side + 2]]
+            plain, (side, back) = index >= 4, divmod(index % 4, 2)
+            # blind nil: one blind bidder on the side; plain nil: one nil bidder, and neither is blind
+            nils = self.bids[:, [side, side + 2]] == 0
+            blinds = self.blind[:, [side, side + 2]] & nils  # blind nils (a blind number bid is no nil)
+            pair = nils if plain else blinds
             single = pair[:, 0] ^ pair[:, 1]
+            if plain:
+                single &= ~blinds.any(axis=1) & (nils.sum(axis=1) == 1)
             bidder = np.where(pair[:, 0], side, side + 2)
             giver = bidder if back else (bidder + 2) % 4
             self.to_act = np.where(single, giver, -1)
@@ -470,13 +539,16 @@ class State:
         position = index % p
         actor = (self.leader + position) % p
         kernels.legal_plays_into(
-            self.legal, self.hands, actor, position == 0, self.led_suit, self.broken, self._suit_masks,
+            self.legal, self.hands, actor, position == 0, self.led_suit,
+            self.broken if rules.spades_break else self._open, self._suit_masks,
             FIRST_TRICK_MODES[rules.first_lead] if index < p else 0, self.deck.index.get("2C", 0),
         )  # fmt: skip
         self.to_act = actor
 
     def _points_first_bid_phase(self) -> Phase:
-        return Phase.BLIND if self.rules.blind_nil else Phase.BID
+        if self.rules.blind_nil:
+            return Phase.BLIND
+        return Phase.BLIND_BID if self.rules.blind_bids is not None else Phase.BID
 
     # --- setting up positions -------------------------------------------------------------------
 
@@ -484,14 +556,14 @@ class State:
         """Start from bids already made ([n, seats], -1 for not yet; same count at every table):
         moves to the next bid, or to the first play once every seat has bid (positions, replays)."""
         phase = self.point[0]
-        if phase not in (Phase.BLIND, Phase.BID) or self.point[2] != 0:
+        if phase not in (Phase.BLIND, Phase.BLIND_BID, Phase.BID) or self.point[2] != 0:
             raise ValueError("bids can only be set before the first bid")
         self.bids[:] = bids
         if blind is not None:
             self.blind[:] = blind
         made = int((self.bids[0] >= 0).sum())
         target = next(
-            (i for i, (ph, _, k) in enumerate(self._points) if ph in (Phase.BLIND, Phase.BID) and k == made),
+            (i for i, (ph, _, k) in enumerate(self._points) if ph in (Phase.BLIND, Phase.BLIND_BID, Phase.BID) and k == made),
             None,
         )
         if target is None:

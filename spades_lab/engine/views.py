@@ -25,7 +25,15 @@ import numpy as np
 from spades_lab.cards import Deck
 from spades_lab.engine import kernels, masks, rng
 from spades_lab.engine.observation import Observation, observe
-from spades_lab.engine.state import DRAFT_DECISION, EXCHANGE_DECISION, FIRST_PLAY_DECISION, PublicArrays, State
+from spades_lab.engine.state import (
+    DRAFT_DECISION,
+    EXCHANGE_DECISION,
+    FIRST_PLAY_DECISION,
+    NIL_EXCHANGE_DECISION,
+    PublicArrays,
+    State,
+    exchange_cards,
+)
 from spades_lab.rules import Rules
 
 TEAM_OF_SEAT = np.array([0, 1, 0, 1])
@@ -143,7 +151,7 @@ class _View:
 
     @property
     def blind(self) -> np.ndarray:
-        """[n, seats] True for a seat that bid blind nil."""
+        """[n, seats] True for a seat that bid blind: a blind nil (bid 0) or a blind number (`blind_bids`)."""
         return self._take(self._pub.blind)
 
     def uniform(self, draw: int = 0) -> np.ndarray:
@@ -165,6 +173,20 @@ class BlindView(_View):
     """
 
     __slots__ = ()
+
+
+class BlindBidView(BlindView):
+    """Whether to bid a number blind (`blind_bids`), before seeing the cards: return 0 to look at the
+    cards first, or a bid from `legal_bids` (at least `rules.blind_bids`); made or set, it counts double.
+    Only seats whose side trails by `blind_bid_trail` (and that did not bid blind nil) are asked.
+    """
+
+    __slots__ = ()
+
+    @property
+    def legal_bids(self) -> np.ndarray:
+        """[n, 14] bool: the blind numbers allowed (column 0, nil, is never one)."""
+        return self._take(self._pub.legal_bids)
 
 
 class _SeenView(_View):
@@ -202,7 +224,7 @@ class ExchangeView(_SeenView):
     __slots__ = ("_received",)
 
     def __init__(self, state: State, rows: np.ndarray | None, seat: np.ndarray, decision: int, context: ViewContext) -> None:
-        super().__init__(state, rows, seat, decision, context, max(1, state.rules.blind_nil_exchange))
+        super().__init__(state, rows, seat, decision, context, max(1, exchange_cards(state.rules, decision)))
         self._received = self._gather(state.received)
 
     @property
@@ -212,12 +234,17 @@ class ExchangeView(_SeenView):
 
     @property
     def cards(self) -> int:
-        return self.rules.blind_nil_exchange
+        return exchange_cards(self.rules, self.decision)
 
     @property
     def passing_to_blind(self) -> bool:
         """True for the partner's pass to the blind-nil bidder, False for the bidder's pass back."""
         return self.decision == EXCHANGE_DECISION
+
+    @property
+    def passing_to_nil(self) -> bool:
+        """True for the partner's pass to the nil bidder (blind or, with `nil_exchange`, plain), False for the pass back."""
+        return self.decision in (EXCHANGE_DECISION, NIL_EXCHANGE_DECISION)
 
 
 class DraftView(_SeenView):

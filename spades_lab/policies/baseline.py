@@ -7,7 +7,7 @@ import numpy as np
 from spades_lab.engine import BidView, PlayView
 from spades_lab.engine.bits import BIT
 from spades_lab.engine.kernels import pick_nth_legal, pick_nth_true
-from spades_lab.engine.views import BlindView, DraftView, ExchangeView
+from spades_lab.engine.views import BlindBidView, BlindView, DraftView, ExchangeView
 
 
 class RandomBid:
@@ -26,6 +26,12 @@ class RandomBid:
 
     def bid(self, view: BidView) -> np.ndarray:
         return pick_nth_true(view.legal_bids, view.uniform())
+
+    def blind_bid(self, view: BlindBidView) -> np.ndarray:
+        """With probability `blind_rate` a uniform legal blind number (one draw: u < rate, then u / rate)."""
+        u = view.uniform()
+        number = pick_nth_true(view.legal_bids, np.minimum(u / self.blind_rate, 0.999999) if self.blind_rate else u)
+        return np.where(u < self.blind_rate, number, 0).astype(np.int64)
 
 
 class RandomPlay:

@@ -8,8 +8,8 @@ is worth; all are on by default, which makes `counting` the full expert bidder. 
 
 Section 4 (blind nil) is the bidder's `blind` decision: a comeback tool, declared only when the
 side trails by `blind_nil_trail` points or more; the engine asks only where the rules allow a
-blind nil, and the card exchange that follows is the exchange policy's job (`high` by default:
-partner passes its highest cards).
+blind nil, and the card exchange that follows is the exchange policy's job (`high` by default: the
+partner passes its lowest cards, the nil bidder its highest spades, aces and kings).
 
 Every number of the count and of the nil rule is a parameter too (`counting(void_value=0.5)`,
 `counting(nil_highest_spade=7)`): the parameter classes are built from `CountParams` and
@@ -27,6 +27,7 @@ from spades_lab.engine import BidView
 from spades_lab.engine.views import BlindView
 from spades_lab.policies.counting import CountParams, NilParams, count_tricks_batch, nil_ok_batch
 from spades_lab.policies.registry import register
+from spades_lab.rules import SUICIDE_MIN
 
 NIL_PREFIX = "nil_"
 """NilParams fields appear with this prefix (`nil_max_spades`), so they read as part of the nil rule."""
@@ -103,7 +104,18 @@ class CountingBidder:
             nil = nil_ok_batch(hands, counts, self.nil_params, view.deck)
             nil &= self._partner_not_nil(view) & legal[:, 0]
             bids[nil] = 0
+        if view.rules.bid_rule == "suicide":
+            bids[self._suicide_nil(view, counts)] = 0
         return bids
+
+    def _suicide_nil(self, view: BidView, counts: np.ndarray) -> np.ndarray:
+        """Suicide: the side's first bidder takes the nil when its count cannot reach the partner's minimum.
+
+        One of the pair must bid nil and the other at least 4; the hand too weak for 4 is the better nil,
+        and leaves the number to the partner. (A second bidder's choice is forced either way.)
+        """
+        first = view.bids[np.arange(len(view)), view.partner] < 0
+        return first & view.legal_bids[:, 0] & (counts + self.params.shift < SUICIDE_MIN)
 
     def blind(self, view: BlindView) -> np.ndarray:
         n = len(view)

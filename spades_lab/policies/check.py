@@ -145,7 +145,7 @@ def check_policy(
     rules = rules if isinstance(rules, Rules) else load_rules(rules)
     target = make_player(policy) if isinstance(policy, (str, Player)) else policy
     needed = ["name", "bid", "play"] + (["draft"] if rules.players == 2 else [])
-    needed += ["exchange"] if rules.blind_nil and rules.blind_nil_exchange else []
+    needed += ["exchange"] if (rules.blind_nil and rules.blind_nil_exchange) or rules.nil_exchange else []
     missing = [m for m in needed if not hasattr(target, m)]
     if missing:
         raise PolicyCheckError(

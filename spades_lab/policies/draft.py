@@ -1,4 +1,4 @@
-"""Duel draft and blind-nil exchange heuristics, both built on one estimate of a card's trick value."""
+"""Duel draft and nil-exchange heuristics: a card's trick value for the draft, rank orders for the passes."""
 
 from __future__ import annotations
 
@@ -53,19 +53,45 @@ class ValueDraft:
         return trick_values(view.deck)[view.top] >= self.params.threshold
 
 
-class HighExchange:
-    """Pass the highest cards by trick value (HEURISTICS.md section 4: the partner passes its highest cards).
+@cache
+def pass_orders(deck: Deck) -> tuple[np.ndarray, np.ndarray]:
+    """(low, danger) sort keys per card id for the two passes of a nil exchange (HEURISTICS.md section 4).
 
-    The blind-nil bidder does the same: its highest cards are the ones that would win tricks.
+    low: the partner's pass, its lowest cards first (by rank, side cards before any trump: the partner
+    keeps its trumps for coverage, and a spade passed would only be passed straight back). danger: the nil bidder's pass back, most
+    dangerous first: its highest trumps, then side aces, kings and so on down.
+    """
+    low = np.empty(52)
+    danger = np.empty(52)
+    trump_ids = np.flatnonzero(deck.suit_of == 3)
+    for card_id, label in enumerate(deck.cards):
+        rank = natural_rank(label)
+        trump = deck.suit_of[card_id] == 3
+        strength = card_id - trump_ids[0] if trump else 0  # trump ids run weakest first
+        low[card_id] = rank + (13.0 if trump else 0.0)
+        danger[card_id] = -(100 + strength) if trump else -rank
+    low.setflags(write=False)
+    danger.setflags(write=False)
+    return low, danger
+
+
+class HighExchange:
+    """The nil exchange of HEURISTICS.md section 4, as corrected: each side of the pair passes what helps the nil.
+
+    The partner (who will cover) passes its lowest cards: they are the nil bidder's escape cards.
+    The nil bidder passes back its most dangerous cards: its highest spades first, then aces, then
+    kings. (The name is kept from an earlier version that passed the highest cards both ways, which
+    gave the nil bidder the partner's winners and often sent the same card straight back.)
     """
 
     name = "high"
 
     def exchange(self, view: ExchangeView) -> np.ndarray:
-        values = trick_values(view.deck)
+        low, danger = pass_orders(view.deck)
+        key = low if view.passing_to_nil else danger
         hand = view.hand
         held = ((hand[:, None] >> np.arange(52, dtype=np.uint64)) & np.uint64(1)).astype(bool)
-        ranked = np.argsort(np.where(held, -values, np.inf), axis=1, kind="stable")[:, : view.cards]
+        ranked = np.argsort(np.where(held, key, np.inf), axis=1, kind="stable")[:, : view.cards]
         return np.bitwise_or.reduce(np.left_shift(np.uint64(1), ranked.astype(np.uint64)), axis=1)
 
 
@@ -77,5 +103,5 @@ def _value_draft(params: ValueDraftParams) -> ValueDraft:
 
 @register("exchange", "high")
 def _high_exchange(params) -> HighExchange:
-    """Pass the highest cards by trick value."""
+    """Partner passes its lowest cards; the nil bidder passes back its highest spades, then aces, kings."""
     return HighExchange()

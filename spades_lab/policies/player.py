@@ -8,7 +8,7 @@ from typing import Protocol
 import numpy as np
 
 from spades_lab.engine import BidView, PlayView
-from spades_lab.engine.views import BlindView, DraftView, ExchangeView
+from spades_lab.engine.views import BlindBidView, BlindView, DraftView, ExchangeView
 
 
 class BidPolicy(Protocol):
@@ -56,7 +56,7 @@ class Player:
 
     def decider(self, method: str) -> object:
         """The part that makes decision `method`: the engine asks seats sharing a part together."""
-        if method == "bid" or (method == "blind" and hasattr(self.bidder, "blind")):
+        if method == "bid" or (method in ("blind", "blind_bid") and hasattr(self.bidder, method)):
             return self.bidder
         if method == "play":
             return self.player
@@ -76,6 +76,12 @@ class Player:
         if hasattr(self.bidder, "blind"):
             return self.bidder.blind(view)
         return np.zeros(len(view), dtype=bool)
+
+    def blind_bid(self, view: BlindBidView) -> np.ndarray:
+        """A blind number bid belongs to the bid policy; one without `blind_bid` always looks first (0)."""
+        if hasattr(self.bidder, "blind_bid"):
+            return self.bidder.blind_bid(view)
+        return np.zeros(len(view), dtype=np.int64)
 
     def draft(self, view: DraftView) -> np.ndarray:
         if self.drafter is None:

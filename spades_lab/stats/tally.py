@@ -40,7 +40,7 @@ def side_measures(log: HandLog, rules: Rules) -> dict[str, np.ndarray]:
     bids = log.bids[:, seats].astype(np.int64)
     tricks = log.tricks[:, seats].astype(np.int64)
     nil = bids == 0
-    blind = log.blind[:, seats]
+    blind = log.blind[:, seats] & nil  # blind nils (a blind number bid is flagged blind too)
     contract, contract_tricks, has_contract = result.contract, result.contract_tricks, result.has_contract
     bid_err = np.where(nil, 0, bids - tricks)
     team_err = np.where(has_contract, contract - contract_tricks, 0)

@@ -1,0 +1,60 @@
+"""Issue 13: do expert games finish under every rule set, and what does the table bid?
+
+Four `counting+tips` players play complete games under each preset and field of issue 13; per rule
+set it prints the games finished (the rest hit max_hands), the mean hands per game, the mean table
+bid (all four bids added up, nil 0) and the most extreme score seen. Run:
+`.venv/bin/python experiments/rule_sets.py --games 2000 --seed 7`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import warnings
+
+import numpy as np
+
+import spades_lab
+from spades_lab.rules import PRESETS, Rules
+
+RULE_SETS: dict[str, Rules] = {
+    "standard": PRESETS["standard"],
+    "suicide": PRESETS["suicide"],
+    "whiz": PRESETS["whiz"],
+    "mirror": PRESETS["mirror"],
+    "spades_break = false": Rules(spades_break=False),
+    "zero_bid = plain": Rules(zero_bid="plain"),
+    "moon = win": Rules(moon="win"),
+    "moon = 200": Rules(moon=200),
+    "nil_exchange = 2": Rules(nil_exchange=2),
+}
+
+
+def measure(rules: Rules, games: int, seed: int, player: str) -> dict[str, float]:
+    players = spades_lab.make_players(player, seats=rules.players)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", spades_lab.engine.simulate.MaxHandsWarning)
+        log = spades_lab.HandLog.concat(list(spades_lab.simulate_games(rules, players, games, seed)))
+    return {
+        "finished": float(log.game_over.sum()) / games,
+        "hands_per_game": len(log) / games,
+        "table_bid": float(log.bids.sum(axis=1).mean()),
+        "extreme_score": float(np.abs(log.score_after).max()),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--player", default="counting+tips")
+    args = parser.parse_args()
+    print("| rule set | games finished | hands per game | mean table bid | most extreme score |")
+    print("|---|---|---|---|---|")
+    for name, rules in RULE_SETS.items():
+        m = measure(rules, args.games, args.seed, args.player)
+        print(f"| `{name}` | {m['finished']:.1%} | {m['hands_per_game']:.1f} | {m['table_bid']:.2f} |"
+              f" {m['extreme_score']:,.0f} |", flush=True)  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
