@@ -318,6 +318,10 @@ EXAMPLES = {
     "plot": """examples:
   spades-lab plot results/a
   spades-lab plot results/a --out figures/ --format pdf""",
+    "play": """examples:
+  spades-lab play                                   # seat 0 (south) with the default bots
+  spades-lab play --rules duel --seed 7 --clock 15  # Duel against a bot, 15 s per decision
+  spades-lab play --seat 2 --partner counting+tips --opponents random --save none""",
     "run": """examples:
   spades-lab run --out results/default""",
 }
@@ -409,7 +413,7 @@ def build_parser() -> argparse.ArgumentParser:
     game.add_argument("--opponents", help="the opponents' player name (default as --partner)")
     game.add_argument("--seed", type=int, help="the game's seed (default: from the clock, printed)")
     game.add_argument("--clock", type=float, help="seconds per decision; at expiry the table plays for you")
-    game.add_argument("--save", default="spades-lab-game.jsonl", help="RECORDS.md file of the finished hands ('none': no file)")
+    game.add_argument("--save", default="spades-lab-game.jsonl", help="hand-record file of the finished hands ('none': no file)")
     game.set_defaults(func=_play)
 
     run = sub.add_parser("run", help="the main job: a default match, results and plots in --out")

@@ -80,11 +80,11 @@ CORE_KERNELS = ("legal_plays_into", "apply_play")
 
 
 def cold_kernels() -> list[str]:
-    """Names of the package's kernels that the next run will compile: a core kernel never cached, or any
-    kernel whose cache entry is stale (its source changed since). Empty when the cache is warm.
+    """Names of the core kernels that the next run will compile: never cached, or cached from an older
+    source. Empty when the cache is warm.
 
-    Kernels that were never cached and are not core are left out: a 4-player run never compiles
-    the Duel draft, so its absence is no reason to announce a compilation.
+    Other kernels are left out, cached or not: a 4-player run never compiles the Duel draft, and a
+    stale entry of a kernel the run does not use would announce a compilation that never happens.
     """
     cold = []
     for dispatcher in _package_dispatchers():
@@ -97,7 +97,7 @@ def cold_kernels() -> list[str]:
             valid = bool(cache_file._load_index()) if cached else False
         except Exception:
             cached = valid = False
-        if (cached and not valid) or (not cached and name in CORE_KERNELS):
+        if name in CORE_KERNELS and not (cached and valid):
             cold.append(dispatcher.py_func.__qualname__)
     return cold
 

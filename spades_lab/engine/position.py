@@ -1,4 +1,4 @@
-"""Positions (RECORDS.md): a hand record cut short at the moment a seat must act.
+"""Positions (docs/records.md): a hand record cut short at the moment a seat must act.
 
 A position becomes the same batch view (of one table) that the engine would give the acting
 seat, so any policy can be asked what it would do there. Only the acting seat's hand is needed:

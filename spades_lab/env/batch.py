@@ -254,7 +254,7 @@ class BatchEnv:
         return end
 
     def last_hand_log(self) -> HandLog:
-        """The hand that ended last as the engine's HandLog (for RECORDS.md lines: `hand_records`)."""
+        """The hand that ended last as the engine's HandLog (for hand-record lines: `hand_records`)."""
         state = self.finished
         if state is None:
             raise ValueError("no hand has ended yet")

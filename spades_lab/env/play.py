@@ -5,7 +5,7 @@ views, as in any simulation. Input is forgiving in notation and strict in legali
 `nil` or a number, a card is `AS`, `10h` or `th`; anything not legal gets one line naming the
 legal options, and nothing is ever played for the person unless the clock (`--clock`) runs out,
 in which case the hint bot's choice is played and said so. Every finished hand is saved as a
-RECORDS.md line (the file is rewritten atomically after each hand), so a game can be replayed,
+hand-record line (the file is rewritten atomically after each hand), so a game can be replayed,
 verified or analysed afterwards.
 """
 

@@ -88,7 +88,7 @@ class ChunkResult:
     """Table bid total histogram of the chunk: bid_total, hands."""
     hands: pd.DataFrame | None
     records: list[str] | None
-    """RECORDS.md JSON lines, in (game, hand) order."""
+    """hand-record JSON lines, in (game, hand) order."""
     n_hands: int
     seconds: float
     written: bool = False
@@ -146,7 +146,7 @@ def hand_frame(log: HandLog, chunk: Chunk) -> pd.DataFrame:
 
 
 def _records(log: HandLog, task: ChunkTask) -> list[str]:
-    """RECORDS.md lines, with the tournament's pairing, seating and entrants added (a writer may add fields)."""
+    """hand-record lines, with the tournament's pairing, seating and entrants added (a writer may add fields)."""
     c = task.chunk
     extra = {"pairing": c.pairing, "seating": c.seating, "entrants": [task.names[c.side0], task.names[c.side1]]}
     return [json.dumps({**record, **extra}, separators=(",", ":")) for record in hand_records(log, task.rules)]

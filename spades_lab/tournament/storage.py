@@ -6,7 +6,7 @@ Layout of DIR:
     games/<chunk>.parquet  one row per game and side; written last for a chunk, so it marks it done
     tallies/<chunk>.parquet the chunk's table bid total histogram
     hands/<chunk>.parquet  one row per hand (unless hands storage is off)
-    records/<chunk>.jsonl  RECORDS.md lines (with --records), joined into records.jsonl at the end
+    records/<chunk>.jsonl  hand-record lines (with --records), joined into records.jsonl at the end
     summary.csv, matchups.csv, bid_totals.csv, records.jsonl
 
 The manifest's `chunk_files` holds, for each finished chunk, every file's row count, size and
