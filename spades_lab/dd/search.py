@@ -1,0 +1,530 @@
+"""The search kernel: does side 0 (seats 0+2, or player 0 in Duel) take at least `target` tricks?
+
+Every question the solver answers reduces to this null-window probe, asked a few times with
+different targets (a binary search on the trick count). A probe is an AND/OR tree walk: at a
+seat of side 0 one card that reaches the target is enough, at a seat of side 1 every card must.
+What keeps it small:
+
+- cards of one hand with no outside card between them (in another hand or on the current trick)
+  are one move, so a hand's run K-Q-J is searched once;
+- at each trick boundary the transposition table (see `tt`) gives proven bounds on side 0's
+  tricks for the same layout of relative ranks, met before under any deal, leader or target;
+- quick tricks (winners the leader can cash at once) and the top-trump trick cut probes early;
+- moves are tried in a likely-best-first order, so an OR node usually succeeds on its first card
+  and an AND node fails on its first.
+
+Card ids are the deck's (suit blocks, trumps on top, each block weakest first), so the winner of a
+trick among the cards of the led suit or trump is simply the highest id, for every deck.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from spades_lab.dd.tt import NO_LOWER, NO_UPPER, position_code, tt_probe, tt_save
+from spades_lab.engine.bits import BIT, ONE, ZERO, above, below, highest, lowest, popcount
+
+FIRST_FREE, FIRST_TWO_OF_CLUBS, FIRST_LOWEST_CLUBS = 0, 1, 2
+"""First-trick rule in force for the trick being played (only ever the hand's first trick)."""
+
+MAX_MOVES = 16
+
+
+@njit(cache=True, inline="always")
+def side_of(seat: int) -> int:
+    """Seats 0+2 are side 0 and 1+3 side 1; in Duel the player is the side, so it is seat & 1 both ways."""
+    return seat & 1
+
+
+@njit(cache=True)
+def legal_mask(
+    hand: np.uint64, leading: bool, led_suit: int, broken: bool, first_rule: int, suit_masks: np.ndarray
+) -> np.uint64:
+    """Follow suit; no trump lead before trumps break unless only trumps are held; first-trick rules."""
+    if first_rule == FIRST_LOWEST_CLUBS:
+        clubs = hand & suit_masks[0]
+        if clubs != ZERO:
+            return clubs & (~clubs + ONE)
+        return hand
+    if leading:
+        if first_rule == FIRST_TWO_OF_CLUBS:
+            return hand & suit_masks[0] & (~(hand & suit_masks[0]) + ONE)
+        side = hand & ~suit_masks[3]
+        if side != ZERO and not broken:
+            return side
+        return hand
+    follow = hand & suit_masks[led_suit]
+    return follow if follow != ZERO else hand
+
+
+@njit(cache=True)
+def quick_tricks(
+    hands: np.ndarray, players: int, leader: int, broken: bool, suit_masks: np.ndarray
+) -> tuple[int, np.uint64]:
+    """Tricks the leader can surely cash from the top, leading throughout (a lower bound for its side).
+
+    In a side suit only cards above every other hand's cards count (so the partner never
+    overtakes), at most as many as the shortest opponent holding trumps can follow; suits are
+    cashed one after another while those opponents follow, so no cash changes another suit's count.
+    Top trumps come last, when leading them is allowed. A partner holding trumps can discard at
+    most its non-trump cards before it must ruff and take the lead. Also returns the weakest
+    counted winner of each suit used: the ranks the bound rests on.
+    """
+    trump = suit_masks[3]
+    me = hands[leader]
+    if players == 4:
+        partner = hands[(leader + 2) & 3]
+        opp1 = hands[(leader + 1) & 3]
+        opp2 = hands[(leader + 3) & 3]
+    else:
+        partner = ZERO
+        opp1 = hands[1 - leader]
+        opp2 = ZERO
+    others = partner | opp1 | opp2
+    side_total = 0
+    rel = ZERO
+    for s in range(3):
+        mine = me & suit_masks[s]
+        if mine == ZERO:
+            continue
+        tops = mine & above(highest(others & suit_masks[s]))
+        cnt = popcount(tops)
+        if cnt == 0:
+            continue
+        rel |= BIT[lowest(tops)]
+        if opp1 & trump != ZERO:
+            cnt = min(cnt, popcount(opp1 & suit_masks[s]))
+        if opp2 & trump != ZERO:
+            cnt = min(cnt, popcount(opp2 & suit_masks[s]))
+        side_total += cnt
+    my_side_cards = popcount(me & ~trump)
+    if partner & trump != ZERO:
+        spare = popcount(partner & ~trump)
+        if side_total > spare:
+            return spare + 1, rel
+    total = side_total
+    if broken or side_total == my_side_cards:
+        tops = me & trump & above(highest(others & trump))
+        if tops != ZERO:
+            total += popcount(tops)
+            rel |= BIT[lowest(tops)]
+    return total, rel
+
+
+@njit(cache=True)
+def _order_moves(
+    reps: np.uint64,
+    hands: np.ndarray,
+    players: int,
+    seat: int,
+    leading: bool,
+    last: bool,
+    led_suit: int,
+    win_card: int,
+    win_seat: int,
+    suit_of: np.ndarray,
+    suit_masks: np.ndarray,
+    moves: np.ndarray,
+    scores: np.ndarray,
+) -> int:
+    """Write the representative cards into `moves`, likeliest best first; return their count.
+
+    Leads: cash sure winners, then lead towards the partner's winners or its ruff, then low cards.
+    Follows: the cheapest card that wins the trick for good; under a partner who holds the trick,
+    the lowest card; otherwise the lowest card (second hand low).
+    """
+    n = 0
+    trump = suit_masks[3]
+    if players == 4:
+        partner = hands[(seat + 2) & 3]
+        lho = hands[(seat + 1) & 3]
+        rho = hands[(seat + 3) & 3]
+    else:
+        partner = ZERO
+        lho = hands[1 - seat]
+        rho = ZERO
+    opps = lho | rho
+    m = reps
+    while m != ZERO:
+        c = lowest(m)
+        m &= m - ONE
+        s = suit_of[c]
+        low = c - int(lowest(suit_masks[s]))  # rank within the suit block, 0 = weakest
+        score = 0
+        if leading:
+            opp_suit = opps & suit_masks[s]
+            ruff_risk = s != 3 and (
+                (lho & suit_masks[s] == ZERO and lho & trump != ZERO)
+                or (rho & suit_masks[s] == ZERO and rho & trump != ZERO)
+            )
+            if c > highest(opp_suit) and not ruff_risk:
+                score = 90 if s != 3 else 80
+            elif not ruff_risk and highest(partner & suit_masks[s]) > highest(opp_suit):
+                score = 70 - low
+            elif s != 3 and partner != ZERO and partner & suit_masks[s] == ZERO and partner & trump != ZERO:
+                score = 60 - low
+            else:
+                score = 30 - low
+                if s == 3:
+                    score -= 10
+        else:
+            ws = suit_of[win_card]
+            beats = (s == ws and c > win_card) or (s == 3 and ws != 3)
+            partner_winning = side_of(win_seat) == side_of(seat)
+            # can the next seat (an opponent: LHO) still beat the card that would hold the trick?
+            nxt = ZERO if last else lho
+            if beats:
+                best = c
+                bs = s
+            else:
+                best = win_card
+                bs = ws
+            nxt_follow = nxt & suit_masks[led_suit]
+            if bs == 3:
+                threat = (nxt_follow == ZERO or led_suit == 3) and highest(nxt & trump) > best
+            else:
+                threat = highest(nxt_follow) > best or (nxt_follow == ZERO and nxt & trump != ZERO)
+            if partner_winning:
+                score = (20 - low) if not beats else (-20 - low)
+            elif beats:
+                score = (100 - low) if not threat else (10 - low)
+            else:
+                score = 40 - low
+            if s != led_suit and s != 3:
+                score -= 2 * popcount(hands[seat] & suit_masks[s] & above(c))  # discard from short, weak suits
+        moves[n] = c
+        scores[n] = score
+        n += 1
+    # insertion sort, highest score first
+    for i in range(1, n):
+        cm = moves[i]
+        cs = scores[i]
+        j = i - 1
+        while j >= 0 and scores[j] < cs:
+            moves[j + 1] = moves[j]
+            scores[j + 1] = scores[j]
+            j -= 1
+        moves[j + 1] = cm
+        scores[j + 1] = cs
+    return n
+
+
+@njit(cache=True)
+def representatives(legal: np.uint64, separators: np.uint64, suit_masks: np.ndarray) -> np.uint64:
+    """The weakest card of each run of `legal` cards with no separator card between them, per suit."""
+    out = ZERO
+    for s in range(4):
+        mine = legal & suit_masks[s]
+        if mine == ZERO:
+            continue
+        u = mine | (separators & suit_masks[s])
+        m = mine
+        while m != ZERO:
+            c = lowest(m)
+            m &= m - ONE
+            lower = u & below(c)
+            if lower == ZERO or BIT[highest(lower)] & mine == ZERO:
+                out |= BIT[c]
+    return out
+
+
+@njit(cache=True)
+def representative_of(
+    card: int, legal: np.uint64, separators: np.uint64, suit_of: np.ndarray, suit_masks: np.ndarray
+) -> int:
+    """The weakest card of the run `card` belongs to (see `representatives`)."""
+    s = suit_of[card]
+    mine = legal & suit_masks[s]
+    u = mine | (separators & suit_masks[s])
+    c = card
+    while True:
+        lower = u & below(c)
+        if lower == ZERO:
+            return c
+        h = highest(lower)
+        if BIT[h] & mine == ZERO:
+            return c
+        c = h
+
+
+@njit(cache=True)
+def _last_trick(
+    hands: np.ndarray, players: int, leader: int, nil_seat: int, suit_of: np.ndarray
+) -> tuple[int, np.uint64]:
+    """Side 0's (or the nil seat's) tricks, 0 or 1, in a last trick, where every card is forced;
+    and the winner if it won by rank."""
+    win_card = lowest(hands[leader])
+    win_seat = leader
+    by_rank = False
+    for k in range(1, players):
+        seat = (leader + k) % players
+        c = lowest(hands[seat])
+        s = suit_of[c]
+        ws = suit_of[win_card]
+        if s == ws:
+            by_rank = True
+        if (s == ws and c > win_card) or (s == 3 and ws != 3):
+            by_rank = s == ws
+            win_card = c
+            win_seat = seat
+    rel = BIT[win_card] if by_rank else ZERO
+    if nil_seat >= 0:
+        return (1 if win_seat == nil_seat else 0), rel
+    return (1 if side_of(win_seat) == 0 else 0), rel
+
+
+@njit(cache=False)  # numba's cache cannot reload a self-recursive function (it crashes): compiled per process
+def probe(
+    hands: np.ndarray,
+    players: int,
+    leader: int,
+    broken: bool,
+    k: int,
+    led_suit: int,
+    win_card: int,
+    win_seat: int,
+    trick_mask: np.uint64,
+    target: int,
+    first_rule: int,
+    depth: int,
+    nil_seat: int,
+    tt_keys: np.ndarray,
+    tt_vals: np.ndarray,
+    moves: np.ndarray,
+    scores: np.ndarray,
+    suit_of: np.ndarray,
+    suit_masks: np.ndarray,
+) -> tuple[bool, np.uint64]:
+    """Can side 0 take `target` of the tricks from the current one (k cards on it) to the end?
+
+    Returns the answer and the cards whose ranks the proof used (see `tt`): every card that won
+    a trick by beating a card of its own suit, or that a bound relied on.
+    `hands` holds the unplayed cards (it is changed and restored); `trick_mask` the cards on the
+    current trick; `depth` indexes the move buffers (one row per card played in this search).
+    With `nil_seat` >= 0 the objective is the nil one instead: the nil seat's opponents try to
+    make it take `target` tricks (counting only tricks it wins itself), its partner helps it.
+    """
+    max_side = 0 if nil_seat < 0 else 1 - side_of(nil_seat)
+    boundary = k == 0
+    stored = boundary and first_rule == FIRST_FREE
+    shape, w0, w1 = ZERO, ZERO, ZERO
+    everyone = hands[0] | hands[1]
+    if players == 4:
+        everyone |= hands[2] | hands[3]
+    if boundary:
+        rem = popcount(hands[leader])
+        if target <= 0:
+            return True, ZERO
+        if target > rem:
+            return False, ZERO
+        if rem == 1:
+            got, rel = _last_trick(hands, players, leader, nil_seat, suit_of)
+            return got >= target, rel
+    if stored:
+        shape, w0, w1 = position_code(hands, players, leader, broken, nil_seat, suit_masks)
+        verdict, rel = tt_probe(tt_keys, tt_vals, shape, w0, w1, target, everyone, suit_masks)
+        if verdict != 0:
+            return verdict > 0, rel
+        top_trump = highest(everyone & suit_masks[3])
+        if nil_seat >= 0:
+            # the highest trump wins the trick it falls on, so its holder takes at least one
+            if target <= 1 and top_trump >= 0 and hands[nil_seat] & BIT[top_trump] != ZERO:
+                rel = BIT[top_trump]
+                tt_save(tt_keys, tt_vals, shape, w0, w1, rel, everyone, suit_masks, 1, NO_UPPER)
+                return True, rel
+        else:
+            qt, rel = quick_tricks(hands, players, leader, broken, suit_masks)
+            if side_of(leader) == 0:
+                if qt >= target:
+                    tt_save(tt_keys, tt_vals, shape, w0, w1, rel, everyone, suit_masks, qt, NO_UPPER)
+                    return True, rel
+            elif rem - qt < target:
+                tt_save(tt_keys, tt_vals, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - qt)
+                return False, rel
+            if top_trump >= 0:
+                # a hand holding the top trumps in sequence wins a trick with each of them
+                holder = 0
+                for p in range(players):
+                    if hands[p] & BIT[top_trump] != ZERO:
+                        holder = p
+                run = top_trump
+                trumps = everyone & suit_masks[3]
+                while True:
+                    nxt = highest(trumps & below(run))
+                    if nxt < 0 or hands[holder] & BIT[nxt] == ZERO:
+                        break
+                    run = nxt
+                sure = popcount(hands[holder] & suit_masks[3] & ~below(run))
+                rel = BIT[run]
+                if side_of(holder) == 1 and target > rem - sure:
+                    tt_save(tt_keys, tt_vals, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - sure)
+                    return False, rel
+                if side_of(holder) == 0 and target <= sure:
+                    tt_save(tt_keys, tt_vals, shape, w0, w1, rel, everyone, suit_masks, sure, NO_UPPER)
+                    return True, rel
+    seat = (leader + k) % players
+    hand = hands[seat]
+    legal = legal_mask(hand, boundary, led_suit, broken, first_rule, suit_masks)
+    separators = trick_mask | (everyone & ~hand)
+    reps = representatives(legal, separators, suit_masks)
+    n = _order_moves(reps, hands, players, seat, boundary, k == players - 1, led_suit, win_card, win_seat, suit_of, suit_masks,
+                     moves[depth], scores[depth])  # fmt: skip
+    my_side = side_of(seat)
+    result = my_side != max_side
+    rel_all = ZERO
+    for i in range(n):
+        c = moves[depth, i]
+        bit = BIT[c]
+        s = suit_of[c]
+        if boundary:
+            n_led, n_win, n_seat = s, c, seat
+        else:
+            n_led, n_win, n_seat = led_suit, win_card, win_seat
+            ws = suit_of[win_card]
+            if (s == ws and c > win_card) or (s == 3 and ws != 3):
+                n_win, n_seat = c, seat
+        hands[seat] = hand ^ bit
+        if k + 1 == players:
+            if nil_seat < 0:
+                gained = 1 if side_of(n_seat) == 0 else 0
+            else:
+                gained = 1 if n_seat == nil_seat else 0
+            t_mask = trick_mask | bit
+            n_broken = broken or t_mask & suit_masks[3] != ZERO
+            ok, rel = probe(hands, players, n_seat, n_broken, 0, -1, -1, -1, ZERO, target - gained, FIRST_FREE,
+                            depth + 1, nil_seat, tt_keys, tt_vals, moves, scores, suit_of, suit_masks)  # fmt: skip
+            # the winner's rank mattered if it beat a card of its own suit
+            if t_mask & suit_masks[suit_of[n_win]] & below(n_win) != ZERO:
+                rel |= BIT[n_win]
+        else:
+            ok, rel = probe(hands, players, leader, broken, k + 1, n_led, n_win, n_seat, trick_mask | bit, target,
+                            first_rule, depth + 1, nil_seat, tt_keys, tt_vals, moves, scores, suit_of, suit_masks)  # fmt: skip
+        hands[seat] = hand
+        if (my_side == max_side) == ok:
+            # a cut: this one card decides the node
+            result = ok
+            rel_all = rel
+            break
+        rel_all |= rel
+    if stored:
+        if result:
+            tt_save(tt_keys, tt_vals, shape, w0, w1, rel_all, everyone, suit_masks, target, NO_UPPER)
+        else:
+            tt_save(tt_keys, tt_vals, shape, w0, w1, rel_all, everyone, suit_masks, NO_LOWER, target - 1)
+    return result, rel_all
+
+
+@njit(cache=True)
+def trick_state(
+    trick: np.ndarray, k: int, leader: int, players: int, suit_of: np.ndarray
+) -> tuple[int, int, int, np.uint64]:
+    """Led suit, winning card, winning seat and card mask of a trick with `k` cards (play order)."""
+    if k == 0:
+        return -1, -1, -1, ZERO
+    led = suit_of[trick[0]]
+    win_card = trick[0]
+    win_seat = leader
+    mask = BIT[trick[0]]
+    for j in range(1, k):
+        c = trick[j]
+        mask |= BIT[c]
+        s = suit_of[c]
+        ws = suit_of[win_card]
+        if (s == ws and c > win_card) or (s == 3 and ws != 3):
+            win_card = c
+            win_seat = (leader + j) % players
+    return led, win_card, win_seat, mask
+
+
+@njit(cache=False)  # calls the recursive probe, which numba cannot cache
+def best_value(
+    hands: np.ndarray,
+    players: int,
+    leader: int,
+    broken: bool,
+    trick: np.ndarray,
+    k: int,
+    first_rule: int,
+    nil_seat: int,
+    tt_keys: np.ndarray,
+    tt_vals: np.ndarray,
+    moves: np.ndarray,
+    scores: np.ndarray,
+    suit_of: np.ndarray,
+    suit_masks: np.ndarray,
+) -> int:
+    """Exact tricks side 0 takes from the current trick (with `k` cards on it) to the end.
+
+    With `nil_seat` >= 0: the tricks the nil seat is held to (its opponents maximise them)."""
+    led, win_card, win_seat, mask = trick_state(trick, k, leader, players, suit_of)
+    rem = popcount(hands[leader]) + (1 if k > 0 else 0)
+    lo, hi = 0, rem
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        ok, _ = probe(hands, players, leader, broken, k, led, win_card, win_seat, mask, mid, first_rule, 0, nil_seat,
+                      tt_keys, tt_vals, moves, scores, suit_of, suit_masks)  # fmt: skip
+        if ok:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+@njit(cache=False)  # calls the recursive probe, which numba cannot cache
+def card_values(
+    hands: np.ndarray,
+    players: int,
+    leader: int,
+    broken: bool,
+    trick: np.ndarray,
+    k: int,
+    first_rule: int,
+    tt_keys: np.ndarray,
+    tt_vals: np.ndarray,
+    moves: np.ndarray,
+    scores: np.ndarray,
+    suit_of: np.ndarray,
+    suit_masks: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """DD value of every card for the seat to act: its side's tricks from the current trick to the end.
+
+    `out` (length 52 or more, by card id) gets -1 for cards the seat may not play. Cards of one run
+    (see `representatives`) are searched once and share the value. `hands` is restored on return;
+    `trick` (play order, `k` cards) is used as scratch beyond index k.
+    """
+    for c in range(out.shape[0]):
+        out[c] = -1
+    seat = (leader + k) % players
+    led, win_card, win_seat, mask = trick_state(trick, k, leader, players, suit_of)
+    hand = hands[seat]
+    legal = legal_mask(hand, k == 0, led, broken, first_rule, suit_masks)
+    separators = mask
+    for p in range(players):
+        if p != seat:
+            separators |= hands[p]
+    total = popcount(hands[leader]) + (1 if k > 0 else 0)
+    reps = representatives(legal, separators, suit_masks)
+    m = reps
+    while m != ZERO:
+        c = lowest(m)
+        m &= m - ONE
+        hands[seat] = hand ^ BIT[c]
+        trick[k] = c
+        if k + 1 == players:
+            _, _, w_seat, t_mask = trick_state(trick, players, leader, players, suit_of)
+            gained = 1 if side_of(w_seat) == 0 else 0
+            n_broken = broken or t_mask & suit_masks[3] != ZERO
+            v0 = gained + best_value(hands, players, w_seat, n_broken, trick, 0, FIRST_FREE, -1,
+                                     tt_keys, tt_vals, moves, scores, suit_of, suit_masks)  # fmt: skip
+        else:
+            v0 = best_value(hands, players, leader, broken, trick, k + 1, first_rule, -1,
+                            tt_keys, tt_vals, moves, scores, suit_of, suit_masks)  # fmt: skip
+        hands[seat] = hand
+        out[c] = v0 if side_of(seat) == 0 else total - v0
+    m = legal & ~reps
+    while m != ZERO:
+        c = lowest(m)
+        m &= m - ONE
+        out[c] = out[representative_of(c, legal, separators, suit_of, suit_masks)]
