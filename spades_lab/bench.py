@@ -29,9 +29,9 @@ def _duel_hands(n: int, seed: int) -> int:
     return sum(len(log) for log in simulate_hands(rules, players, n, seed))
 
 
-def _heuristic_games(n: int, seed: int) -> int:
+def _heuristic_games(n: int, seed: int, player: str = "counting+tips") -> int:
     """Complete games of four counting+tips players; n is a number of hands, rounded up to whole games."""
-    players = make_players("counting+tips")
+    players = make_players(player)
     played = 0
     games = max(1, n // 15)
     for log in simulate_games(Rules(hand_cap=500), players, games, seed):
@@ -39,10 +39,16 @@ def _heuristic_games(n: int, seed: int) -> int:
     return played
 
 
+def _expert_games(n: int, seed: int) -> int:
+    """The `heuristic` workload with four counting+expert players."""
+    return _heuristic_games(n, seed, "counting+expert")
+
+
 WORKLOADS: dict[str, tuple[Callable[[int, int], int], int, str]] = {
     "random": (_random_hands, 2_000_000, "4-player hands, uniformly random bids and legal plays, deal and scoring included"),
     "duel": (_duel_hands, 2_000_000, "2-player Duel hands: random draft, bids and legal plays, scoring included"),
     "heuristic": (_heuristic_games, 1_000_000, "complete games, all seats counting+tips (nil, bag-aware, tips, coverage)"),
+    "expert": (_expert_games, 1_000_000, "complete games, all seats counting+expert (the tips plus the expert additions)"),
 }
 
 

@@ -53,7 +53,7 @@ from numba import njit
 
 from spades_lab.engine import PlayView
 from spades_lab.engine.bits import ZERO, above, below, highest, lowest, popcount
-from spades_lab.policies.memory import seat_voids, shown_voids, suit_index, void_cards
+from spades_lab.policies.memory import suit_index, void_cards, voids_of_seat
 from spades_lab.policies.play import (
     BIG_BID,
     COVER,
@@ -436,24 +436,34 @@ def expert_kernel(
     for t in range(hands.shape[0]):
         me = seats[t]
         unseen = full & ~(played[t] | hands[t])
-        voids = shown_voids(history[t], history_seats[t], players, suits)
         if players == 4:
             partner, left, right, leader = (me + 2) % 4, (me + 1) % 4, (me + 3) % 4, (me + 4 - position) % 4
             seat_bids = (bids[t, me], bids[t, partner], bids[t, left], bids[t, right])
             seat_won = (won[t, me], won[t, partner], won[t, left], won[t, right])
             first, second, third = on_table[t, leader], on_table[t, (leader + 1) % 4], on_table[t, (leader + 2) % 4]
-            rel = (seat_voids(voids, me), seat_voids(voids, partner), seat_voids(voids, left), seat_voids(voids, right))
         else:
-            left = right = 1 - me
+            partner, left = -1, 1 - me
+            right = left
             seat_bids = (bids[t, me], -1, -1, bids[t, right])
             seat_won = (won[t, me], 0, 0, won[t, right])
             first, second, third = on_table[t, (me + position) % 2], -1, -1
-            rel = (seat_voids(voids, me), 0, seat_voids(voids, left), seat_voids(voids, right))
+        # Only the voids a rule reads are looked up: the fourth seat's when second or third to play, the nil's
+        # when leading to or against a live nil, both opponents' for tip 8.
+        big_bid = max(seat_bids[ME], 0) + max(seat_bids[PARTNER], 0) >= numbers[BIG_BID]
+        partner_voids = left_voids = right_voids = 0
+        if position == 0:
+            if big_bid or (read and seat_bids[LEFT] == 0 and seat_won[LEFT] == 0):
+                left_voids = voids_of_seat(history[t], history_seats[t], players, left, suits)
+            if big_bid or (read and seat_bids[RIGHT] == 0 and seat_won[RIGHT] == 0):
+                right_voids = voids_of_seat(history[t], history_seats[t], players, right, suits)
+            if read and seat_bids[PARTNER] == 0 and seat_won[PARTNER] == 0:
+                partner_voids = voids_of_seat(history[t], history_seats[t], players, partner, suits)
+        elif read and position < players - 1:
+            left_voids = voids_of_seat(history[t], history_seats[t], players, left, suits)
         trumps_out = False
-        if position == 0 and max(seat_bids[ME], 0) + max(seat_bids[PARTNER], 0) >= numbers[BIG_BID]:
-            trumps_out = _opponents_out_of_trumps(seat_voids(voids, left), seat_voids(voids, right), unseen, suits)
-        if not read:
-            rel = (0, 0, 0, 0)
+        if position == 0 and big_bid:
+            trumps_out = _opponents_out_of_trumps(left_voids, right_voids, unseen, suits)
+        rel = (0, partner_voids, left_voids, right_voids) if read else (0, 0, 0, 0)
         out[t] = _expert_card(
             hands[t], legal[t], unseen, position, position == players - 1, trick, seat_bids, seat_won,
             first, second, third, switches, numbers, suits, spade_ace, spade_king, trumps_out, extra, rel,
