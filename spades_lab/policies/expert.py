@@ -17,8 +17,9 @@ addition is a switch, on by default, so that an experiment can measure what each
   out and may ruff, it plays as the tips do. Tip 2 always ducks under partner.
 - `second_seat_ruff` (second seat, void): ruff when the trick is worth taking: the led card is a
   master (only a trump takes it), or the side still needs more tricks than the sure winners this
-  seat holds. The ruff is the cheapest trump; when the fourth seat has shown out of the led suit
-  (and not of trumps), the cheapest trump above every trump still out, if there is one.
+  seat holds. The ruff is the cheapest trump; when the fourth seat is out of the led suit (no
+  other seat can hold a card of it) and may hold trumps, the cheapest trump above every trump
+  still out, if there is one.
 - `cover_honour` (second seat, following an honour J, Q or K): cover with the cheapest higher card
   when it is a master, or when only one unseen card beats it and this seat holds a ten or better
   of the suit besides: the cover draws that card and promotes the one kept. Otherwise second hand
@@ -206,7 +207,7 @@ def _sure_winners(hand: np.uint64, unseen: np.uint64, suits: tuple) -> int:
 
 @njit(cache=True)
 def _second_seat_ruff(ruffs: np.uint64, left_voids: int, led: int, unseen: np.uint64, suits: tuple) -> int:
-    """The cheapest trump; above every unseen trump when the fourth seat has shown out and may overruff."""
+    """The cheapest trump; above every unseen trump when the fourth seat is out of the suit and may overruff."""
     overruff = (left_voids >> led) & 1 == 1 and (left_voids >> 3) & 1 == 0
     if overruff:
         safe = ruffs & above(highest(unseen & suits[3]))
@@ -227,6 +228,7 @@ def _keep_stoppers_discard(cards: np.uint64, hand: np.uint64, unseen: np.uint64,
         if side & suits[s] == ZERO:
             continue
         mine = hand & suits[s]
+        out = unseen & suits[s]
         length = popcount(mine)
         needed = 0  # cards the suit's masters and stoppers need: themselves plus their guards
         index = 0
@@ -234,8 +236,10 @@ def _keep_stoppers_discard(cards: np.uint64, hand: np.uint64, unseen: np.uint64,
         while x != ZERO:
             card = highest(x)
             x &= ~card_bit(card)
-            over = unseen_above(card, unseen, suits)
-            if over <= 2 and popcount(mine & below(card)) >= over:
+            over = popcount(out & above(card))
+            if over > 2:
+                break  # lower cards have at least as many unseen cards above them
+            if length - 1 - index >= over:  # the cards below it guard it
                 needed = max(needed, index + 1 + over)
             index += 1
         if needed == 0:
@@ -447,7 +451,7 @@ def expert_kernel(
             seat_bids = (bids[t, me], -1, -1, bids[t, right])
             seat_won = (won[t, me], 0, 0, won[t, right])
             first, second, third = on_table[t, (me + position) % 2], -1, -1
-        # Only the voids a rule reads are looked up: the fourth seat's when second or third to play, the nil's
+        # Only the voids a rule reads are looked up: the fourth seat's when third, or second and void, the nil's
         # when leading to or against a live nil, both opponents' for tip 8.
         big_bid = max(seat_bids[ME], 0) + max(seat_bids[PARTNER], 0) >= numbers[BIG_BID]
         partner_voids = left_voids = right_voids = 0
@@ -458,7 +462,7 @@ def expert_kernel(
                 right_voids = voids_of_seat(history[t], history_seats[t], players, right, suits)
             if read and seat_bids[PARTNER] == 0 and seat_won[PARTNER] == 0:
                 partner_voids = voids_of_seat(history[t], history_seats[t], players, partner, suits)
-        elif read and position < players - 1:
+        elif read and position < players - 1 and _reads_fourth_seat(legal[t], position, first, second, suits):
             left_voids = voids_of_seat(history[t], history_seats[t], players, left, suits)
         trumps_out = False
         if position == 0 and big_bid:
@@ -470,6 +474,18 @@ def expert_kernel(
             bags[t, me % 2], bag_limit,
         )  # fmt: skip
     return out
+
+
+@njit(cache=True, inline="always")
+def _reads_fourth_seat(legal: np.uint64, position: int, first: int, second: int, suits: tuple) -> bool:
+    """Whether a rule will read the fourth seat's voids: third seat when partner holds the trick, or an opponent
+    does and this seat can beat it in suit (otherwise it plays low or ruffs whatever the fourth seat holds).
+    The second seat reads none: only its choice of ruff would use them, too seldom to pay for the history."""
+    if position == 1:
+        return False
+    following = legal & suit_of(first, suits) != ZERO
+    partner_holds = not beats(second, first, suits)
+    return partner_holds or (following and winners(legal, second, suits) != ZERO)
 
 
 @njit(cache=True, inline="always")
@@ -499,9 +515,13 @@ class ExpertPlay:
         rules = view.rules
         threshold = rules.bag_threshold if rules.bag_penalty_enabled else NO_PENALTY
         bag_limit = threshold - self.params.bag_margin
+        if view.position in (0, 2):
+            history, history_seats = view.plays, view.play_seats
+        else:  # no table of the batch reads a void at this decision: skip copying the history
+            history = history_seats = np.empty((len(view), 0), dtype=np.int8)
         return expert_kernel(
             view.hand, view.legal, view.seat, view.bids, view.tricks_won, view.trick_cards, view.played,
-            view.plays, view.play_seats, view.bags, view.players, view.position, view.trick, self.switches,
+            history, history_seats, view.bags, view.players, view.position, view.trick, self.switches,
             self.numbers, self.extra, bag_limit, suits, spade_ace, spade_king,
         )  # fmt: skip
 

@@ -55,7 +55,9 @@ def voids_of_seat(history: np.ndarray, seats: np.ndarray, players: int, seat: in
     if seat < 0:
         return 0
     for lead in range(0, history.shape[0], players):
-        offset = (seat - seats[lead]) % players
+        offset = seat - seats[lead]  # where `seat` played in this trick (no modulo: it costs a division)
+        if offset < 0:
+            offset += players
         i = lead + offset
         if offset == 0 or i >= history.shape[0]:
             continue
