@@ -1,0 +1,11 @@
+"""Exact double-dummy solver for Spades: the tricks each side takes when every hand is seen.
+
+`solve` gives each side's tricks for a batch of deals; `solve_position` the value of every legal
+card in a recorded position; `nil_tricks` whether a nil can be made; `table` a DataFrame per deal
+and leader; `card_values` the batch all-moves entry point for players that search sampled worlds.
+"""
+
+from spades_lab.dd.api import DDError, card_values, nil_tricks, solve, solve_position, table
+from spades_lab.dd.solver import Solver
+
+__all__ = ["DDError", "Solver", "card_values", "nil_tricks", "solve", "solve_position", "table"]

@@ -1,0 +1,120 @@
+"""Batch entry points of the solver over numba loops, and the reusable working memory they share.
+
+A `Solver` owns the transposition table and move buffers. Its table stays valid across deals,
+leaders and targets (entries are keyed on the position itself), so a caller solving many worlds
+of one hand, as a PIMC player does, should keep one solver and pass it to every call.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from spades_lab.cards import Deck, deck_for
+from spades_lab.dd.search import (
+    FIRST_FREE,
+    FIRST_LOWEST_CLUBS,
+    FIRST_TWO_OF_CLUBS,
+    MAX_MOVES,
+    best_value,
+    card_values,
+)
+from spades_lab.dd.tt import DEFAULT_BITS, new_table
+from spades_lab.engine.bits import popcount
+from spades_lab.rules import Rules, load_rules
+
+FIRST_RULES = {"left_of_dealer": FIRST_FREE, "two_of_clubs": FIRST_TWO_OF_CLUBS, "lowest_clubs": FIRST_LOWEST_CLUBS}
+
+
+class Solver:
+    """Working memory of the search for one rules' deck and number of players.
+
+    `arrays` is the tuple (tt_keys, tt_vals, moves, scores, suit_of, suit_masks) that the
+    numba-level functions take after their position arguments.
+    """
+
+    def __init__(self, rules: Rules | str | dict | None = None, tt_bits: int = DEFAULT_BITS) -> None:
+        self.rules = load_rules(rules)
+        self.deck: Deck = deck_for(self.rules.deck)
+        self.players = self.rules.players
+        self.first_rule = FIRST_RULES[self.rules.first_lead]
+        tt_keys, tt_vals = new_table(tt_bits)
+        moves = np.zeros((64, MAX_MOVES), dtype=np.int64)
+        scores = np.zeros((64, MAX_MOVES), dtype=np.int64)
+        suit_of = self.deck.suit_of.astype(np.int64)
+        suit_masks = self.deck.suit_masks.copy()
+        self.arrays = (tt_keys, tt_vals, moves, scores, suit_of, suit_masks)
+
+
+@njit(cache=True)
+def first_rule_for(hands: np.ndarray, players: int, k: int, first_rule: int) -> int:
+    """The rules' first-trick rule applies while the hands (and the trick's cards) are full 13-card hands."""
+    held = 0
+    for p in range(players):
+        held += popcount(hands[p])
+    return first_rule if held + k == 13 * players else FIRST_FREE
+
+
+@njit(cache=False)  # calls the recursive probe, which numba cannot cache
+def solve_batch(
+    hands: np.ndarray,
+    leader: np.ndarray,
+    broken: np.ndarray,
+    players: int,
+    first_rule: int,
+    nil_seat: np.ndarray,
+    tt_keys: np.ndarray,
+    tt_vals: np.ndarray,
+    moves: np.ndarray,
+    scores: np.ndarray,
+    suit_of: np.ndarray,
+    suit_masks: np.ndarray,
+) -> np.ndarray:
+    """Per deal at a trick boundary: side 0's DD tricks, or with nil_seat[t] >= 0 the nil seat's fewest."""
+    n = hands.shape[0]
+    out = np.empty(n, dtype=np.int64)
+    trick = np.full(players, -1, dtype=np.int64)
+    row = np.empty(players, dtype=np.uint64)
+    for t in range(n):
+        for p in range(players):
+            row[p] = hands[t, p]
+        rule = first_rule_for(row, players, 0, first_rule)
+        out[t] = best_value(row, players, leader[t], broken[t], trick, 0, rule, nil_seat[t],
+                            tt_keys, tt_vals, moves, scores, suit_of, suit_masks)  # fmt: skip
+    return out
+
+
+@njit(cache=False)  # calls the recursive probe, which numba cannot cache
+def values_batch(
+    hands: np.ndarray,
+    trick: np.ndarray,
+    leader: np.ndarray,
+    broken: np.ndarray,
+    players: int,
+    first_rule: int,
+    tt_keys: np.ndarray,
+    tt_vals: np.ndarray,
+    moves: np.ndarray,
+    scores: np.ndarray,
+    suit_of: np.ndarray,
+    suit_masks: np.ndarray,
+) -> np.ndarray:
+    """[n, 52] int8: the acting side's DD tricks from the current trick on, per card; -1 if illegal."""
+    n = hands.shape[0]
+    out = np.empty((n, 52), dtype=np.int8)
+    vals = np.empty(52, dtype=np.int64)
+    row = np.empty(players, dtype=np.uint64)
+    tr = np.empty(players, dtype=np.int64)
+    for t in range(n):
+        k = 0
+        for p in range(players):
+            row[p] = hands[t, p]
+            tr[p] = trick[t, p]
+            if trick[t, p] >= 0:
+                k += 1
+        rule = first_rule_for(row, players, k, first_rule)
+        card_values(row, players, leader[t], broken[t], tr, k, rule,
+                    tt_keys, tt_vals, moves, scores, suit_of, suit_masks, vals)  # fmt: skip
+        for c in range(52):
+            out[t, c] = vals[c]
+    return out

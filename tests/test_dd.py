@@ -1,0 +1,197 @@
+"""The double-dummy solver against a plain brute-force minimax on short endings.
+
+The brute force knows nothing of the solver's tricks (no table, no bounds, no merged cards): it
+tries every legal card at every turn. It checks what the bridge oracle cannot: the spades-broken
+lead rule, the jokers decks, Duel, first-trick rules and the nil objective.
+"""
+
+from __future__ import annotations
+
+import zlib
+from functools import cache
+
+import numpy as np
+import pytest
+
+from spades_lab import dd
+from spades_lab.cards import deck_for
+from spades_lab.dd.search import FIRST_FREE, FIRST_LOWEST_CLUBS, FIRST_TWO_OF_CLUBS, legal_mask
+from spades_lab.rules import Rules
+
+
+def _suit(deck, c: int) -> int:
+    return int(deck.suit_of[c])
+
+
+def brute(deck, hands: tuple[frozenset, ...], leader: int, broken: bool, nil_seat: int = -1, first: str = "") -> int:
+    """Side 0's tricks (or, with nil_seat, the fewest the nil seat is held to), trying every card."""
+    players = len(hands)
+
+    @cache
+    def go(hands: tuple[frozenset, ...], leader: int, broken: bool, first: str) -> int:
+        if not hands[leader]:
+            return 0
+        maximiser = 0 if nil_seat < 0 else 1 - (nil_seat & 1)
+
+        def rec(k: int, hs: tuple[frozenset, ...], trick: tuple[int, ...]) -> int:
+            if k == players:
+                win = 0
+                for j in range(1, players):
+                    c, w = trick[j], trick[win]
+                    if (_suit(deck, c) == _suit(deck, w) and c > w) or (_suit(deck, c) == 3 and _suit(deck, w) != 3):
+                        win = j
+                seat = (leader + win) % players
+                gained = (seat & 1) == 0 if nil_seat < 0 else seat == nil_seat
+                nb = broken or any(_suit(deck, c) == 3 for c in trick)
+                return int(gained) + go(hs, seat, nb, "")
+            seat = (leader + k) % players
+            hand = hs[seat]
+            if first == "lowest_clubs" and any(_suit(deck, c) == 0 for c in hand):
+                options = [min(c for c in hand if _suit(deck, c) == 0)]
+            elif k == 0 and first == "two_of_clubs":
+                options = [deck.card_id("2C")]
+            elif k == 0:
+                side = [c for c in hand if _suit(deck, c) != 3]
+                options = side if side and not broken else list(hand)
+            else:
+                follow = [c for c in hand if _suit(deck, c) == _suit(deck, trick[0])]
+                options = follow or list(hand)
+            results = []
+            for c in options:
+                nh = tuple(h - {c} if i == seat else h for i, h in enumerate(hs))
+                results.append(rec(k + 1, nh, (*trick, c)))
+            return max(results) if (seat & 1) == maximiser else min(results)
+
+        return rec(0, hands, ())
+
+    return go(hands, leader, broken, first)
+
+
+def random_ending(rng: np.random.Generator, players: int, tricks: int) -> tuple[list[int], list[frozenset]]:
+    perm = rng.permutation(52)[: players * tricks]
+    sets = [frozenset(int(c) for c in perm[i * tricks : (i + 1) * tricks]) for i in range(players)]
+    return [sum(1 << c for c in s) for s in sets], sets
+
+
+CASES = [("standard", 4), ("jokers", 4), ("jokers-2d", 4), ("standard", 2), ("jokers", 2)]
+
+
+@pytest.mark.parametrize("deck_name,players", CASES)
+def test_solve_matches_brute_force_on_endings(deck_name: str, players: int) -> None:
+    rng = np.random.default_rng(zlib.crc32(f"{deck_name}/{players}".encode()))
+    rules = Rules(deck=deck_name, players=players)
+    deck = deck_for(deck_name)
+    solver = dd.Solver(rules)
+    for _ in range(40):
+        tricks = int(rng.integers(1, 5 if players == 4 else 6))
+        masks, sets = random_ending(rng, players, tricks)
+        leader = int(rng.integers(players))
+        broken = bool(rng.integers(2))
+        got = dd.solve([masks], leader, rules=rules, broken=broken, solver=solver)[0]
+        want = brute(deck, tuple(sets), leader, broken)
+        assert got.tolist() == [want, tricks - want], (masks, leader, broken)
+
+
+@pytest.mark.parametrize("deck_name,players", CASES)
+def test_nil_tricks_match_brute_force(deck_name: str, players: int) -> None:
+    rng = np.random.default_rng(7 + players)
+    rules = Rules(deck=deck_name, players=players)
+    deck = deck_for(deck_name)
+    solver = dd.Solver(rules)
+    for _ in range(30):
+        tricks = int(rng.integers(1, 5))
+        masks, sets = random_ending(rng, players, tricks)
+        leader, seat = int(rng.integers(players)), int(rng.integers(players))
+        broken = bool(rng.integers(2))
+        got = int(dd.nil_tricks([masks], seat, leader, rules=rules, broken=broken, solver=solver)[0])
+        assert got == brute(deck, tuple(sets), leader, broken, nil_seat=seat), (masks, seat, leader, broken)
+
+
+def test_card_values_match_brute_force_mid_trick() -> None:
+    rng = np.random.default_rng(3)
+    deck = deck_for("standard")
+    solver = dd.Solver()
+    for _ in range(30):
+        tricks = int(rng.integers(2, 5))
+        masks, sets = random_ending(rng, 4, tricks)
+        leader = int(rng.integers(4))
+        broken = bool(rng.integers(2))
+        k = int(rng.integers(0, 4))
+        hs = [set(s) for s in sets]
+        trick: list[int] = []
+        for j in range(k):  # play legal cards at random onto the trick
+            seat = (leader + j) % 4
+            if j == 0:
+                side = [c for c in hs[seat] if deck.suit_of[c] != 3]
+                options = side if side and not broken else sorted(hs[seat])
+            else:
+                options = [c for c in hs[seat] if deck.suit_of[c] == deck.suit_of[trick[0]]] or sorted(hs[seat])
+            c = sorted(options)[int(rng.integers(len(options)))]
+            hs[seat].discard(c)
+            trick.append(c)
+        hands = np.array([[sum(1 << c for c in h) for h in hs]], dtype=np.uint64)
+        row = np.array([trick + [-1] * (4 - k)], dtype=np.int64)
+        values = dd.card_values(hands, row, np.array([leader]), np.array([broken]), solver=solver)[0]
+        seat = (leader + k) % 4
+        total = tricks
+        for c in range(52):
+            if values[c] < 0:
+                continue
+            assert c in hs[seat]
+            # finish the trick by brute force, from the acting seat's side
+            rest = [frozenset(h - {c}) if i == seat else frozenset(h) for i, h in enumerate(hs)]
+            v0 = _brute_mid(deck, rest, leader, broken, [*trick, c])
+            assert values[c] == (v0 if seat % 2 == 0 else total - v0), (hands, trick, c)
+        assert (values >= 0).sum() >= 1
+
+
+def _brute_mid(deck, hands: list[frozenset], leader: int, broken: bool, trick: list[int]) -> int:
+    """Side 0's tricks with a partial trick on the table (brute force)."""
+    players = len(hands)
+    k = len(trick)
+    if k == players:
+        win = 0
+        for j in range(1, players):
+            c, w = trick[j], trick[win]
+            if (deck.suit_of[c] == deck.suit_of[w] and c > w) or (deck.suit_of[c] == 3 and deck.suit_of[w] != 3):
+                win = j
+        seat = (leader + win) % players
+        nb = broken or any(deck.suit_of[c] == 3 for c in trick)
+        return int(seat % 2 == 0) + brute(deck, tuple(hands), seat, nb)
+    seat = (leader + k) % players
+    follow = [c for c in hands[seat] if deck.suit_of[c] == deck.suit_of[trick[0]]] or sorted(hands[seat])
+    results = []
+    for c in follow:
+        nh = [h - {c} if i == seat else h for i, h in enumerate(hands)]
+        results.append(_brute_mid(deck, nh, leader, broken, [*trick, c]))
+    return max(results) if seat % 2 == 0 else min(results)
+
+
+def test_first_trick_lead_rules() -> None:
+    """lowest_clubs forces a seat's lowest club; two_of_clubs forces the 2C lead; free leads keep spades back."""
+    deck = deck_for("standard")
+    sm = deck.suit_masks
+    hand = np.uint64(deck.mask("AS 5C 9C KH"))
+    assert deck.labels(int(legal_mask(hand, True, -1, False, FIRST_LOWEST_CLUBS, sm))) == ["5C"]
+    assert deck.labels(int(legal_mask(hand, False, 2, False, FIRST_LOWEST_CLUBS, sm))) == ["5C"]
+    no_clubs = np.uint64(deck.mask("AS KH"))
+    assert deck.labels(int(legal_mask(no_clubs, False, 0, False, FIRST_LOWEST_CLUBS, sm))) == ["AS", "KH"]
+    two = np.uint64(deck.mask("AS 2C KH"))
+    assert deck.labels(int(legal_mask(two, True, -1, False, FIRST_TWO_OF_CLUBS, sm))) == ["2C"]
+    assert deck.labels(int(legal_mask(hand, True, -1, False, FIRST_FREE, sm))) == ["KH", "9C", "5C"]
+    assert deck.labels(int(legal_mask(hand, True, -1, True, FIRST_FREE, sm))) == ["AS", "KH", "9C", "5C"]
+    spades = np.uint64(deck.mask("AS 3S"))
+    assert deck.labels(int(legal_mask(spades, True, -1, False, FIRST_FREE, sm))) == ["AS", "3S"]
+
+
+def test_bad_input_is_named() -> None:
+    with pytest.raises(dd.DDError, match="already in another hand"):
+        dd.solve([["AS"], ["AS"], ["2C"], ["3C"]], 0)
+    with pytest.raises(dd.DDError, match="same number of cards"):
+        dd.solve([["AS", "KS"], ["QS"], ["2C"], ["3C"]], 0)
+    with pytest.raises(dd.DDError, match="4 players"):
+        dd.solve([[["AS"], ["KS"]]], 0)
+    with pytest.raises(dd.DDError, match="not a seat"):
+        dd.solve([["AS"], ["KS"], ["2C"], ["3C"]], 5)
+    with pytest.raises(dd.DDError, match="seat 1"):
+        dd.solve([["AS"], ["XX"], ["2C"], ["3C"]], 0)
