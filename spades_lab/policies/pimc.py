@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from spades_lab import dd
 from spades_lab.engine import PlayView
 from spades_lab.engine.scoring import score_hands
 from spades_lab.policies.expert import ExpertParams, ExpertPlay
@@ -54,8 +55,6 @@ _SOLVERS: dict[Any, Any] = {}
 
 def _solver(rules: Any) -> Any:
     """One solver per process and rules: it owns the transposition table, reused across calls."""
-    from spades_lab import dd  # imported on first use: the solver compiles per process
-
     if rules not in _SOLVERS:
         _SOLVERS[rules] = dd.Solver(rules)
     return _SOLVERS[rules]
@@ -83,9 +82,7 @@ def score_by_tricks(rules: Any, bids: np.ndarray, won: np.ndarray, bags: np.ndar
     theirs_more = np.maximum((13 - k)[None, :] - theirs_now[:, None], 0)
     tricks[rows[:, None], k[None, :], to_ours[:, None]] += ours_more
     tricks[rows[:, None], k[None, :], to_theirs[:, None]] += theirs_more
-    flat = score_hands(
-        rules, np.repeat(bids, 14, axis=0), tricks.reshape(n * 14, players), np.repeat(bags, 14, axis=0)
-    )
+    flat = score_hands(rules, np.repeat(bids, 14, axis=0), tricks.reshape(n * 14, players), np.repeat(bags, 14, axis=0))
     points = flat.points.reshape(n, 14, 2)
     side = seat % 2
     return points[rows, :, side] - points[rows, :, 1 - side]
@@ -158,24 +155,36 @@ class PimcPlay:
             trick[:, k] = on_table[np.arange(m), (leader + k) % 4]
         broken = view.spades_broken[rows].astype(bool)
 
-        from spades_lab import dd
-
         values = dd.card_values(
             hands.reshape(m * worlds, 4), np.repeat(trick, worlds, axis=0), np.repeat(leader, worlds),
             np.repeat(broken, worlds), solver=_solver(rules),
         ).reshape(m, worlds, 52).astype(np.int64)  # fmt: skip
         score = score_by_tricks(rules, view.bids[rows], view.tricks_won[rows], view.bags[rows], seat)  # [m, 14]
-        ours_now = view.tricks_won[rows][np.arange(m), seat] + view.tricks_won[rows][np.arange(m), (seat + 2) % 4]
-        final = np.clip(ours_now[:, None, None] + values, 0, 13)
-        mean = np.take_along_axis(score[:, None, :], final.reshape(m, 1, worlds * 52), axis=2).reshape(m, worlds, 52)
-        mean = mean.mean(axis=1)
-        legal = (view.legal[rows][:, None] >> np.arange(52, dtype=np.uint64)[None, :]) & np.uint64(1) == 1
-        legal &= (values >= 0).all(axis=1)
-        best = np.where(legal, mean, -np.inf).max(axis=1)
-        ties = legal & (mean >= best[:, None] - 1e-9)
-        suit_of = deck.suit_of.astype(np.int64)
-        rank_of = _ranks(deck)
-        return cheapest(ties, suit_of, rank_of)
+        won = view.tricks_won[rows]
+        ours_now = won[np.arange(m), seat] + won[np.arange(m), (seat + 2) % 4]
+        return choose_cards(values, score, ours_now, view.legal[rows], deck)
+
+
+def choose_cards(
+    values: np.ndarray, score: np.ndarray, ours_now: np.ndarray, legal: np.ndarray, deck: Any
+) -> np.ndarray:
+    """The card with the best mean hand score over the worlds; ties to the cheapest (see `cheapest`).
+
+    `values` [m, worlds, 52]: the side's DD tricks from the current trick on per card (-1 illegal);
+    `score` [m, 14]: the side's score minus the opponents' by the side's final tricks; `ours_now` [m]:
+    tricks the side has already; `legal` [m] card masks.
+    """
+    m, worlds, _ = values.shape
+    final = np.clip(ours_now[:, None, None] + values, 0, 13)
+    points = np.take_along_axis(score[:, None, :], final.reshape(m, 1, worlds * 52), axis=2).reshape(m, worlds, 52)
+    mean = points.mean(axis=1)
+    playable = (np.asarray(legal, dtype=np.uint64)[:, None] >> np.arange(52, dtype=np.uint64)[None, :]) & np.uint64(
+        1
+    ) == 1
+    playable &= (values >= 0).all(axis=1)
+    best = np.where(playable, mean, -np.inf).max(axis=1)
+    ties = playable & (mean >= best[:, None] - 1e-9)
+    return cheapest(ties, deck.suit_of.astype(np.int64), _ranks(deck))
 
 
 def _ranks(deck: Any) -> np.ndarray:
