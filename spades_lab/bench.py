@@ -44,22 +44,38 @@ def _expert_games(n: int, seed: int) -> int:
     return _heuristic_games(n, seed, "counting+expert")
 
 
-WORKLOADS: dict[str, tuple[Callable[[int, int], int], int, str]] = {
+def _pimc_hands(n: int, seed: int) -> dict[str, int]:
+    """Single hands of counting+pimc (seats 0+2) against counting+expert; counts the searched decisions."""
+    players = make_players(["counting+pimc", "counting+expert"])
+    hands = sum(len(log) for log in simulate_hands(Rules(), players, n, seed))
+    return {"hands": hands, "decisions": players[0].player.searched}
+
+
+WORKLOADS: dict[str, tuple[Callable[[int, int], int | dict[str, int]], int, str]] = {
     "random": (_random_hands, 2_000_000, "4-player hands, uniformly random bids and legal plays, deal and scoring included"),
     "duel": (_duel_hands, 2_000_000, "2-player Duel hands: random draft, bids and legal plays, scoring included"),
     "heuristic": (_heuristic_games, 1_000_000, "complete games, all seats counting+tips (nil, bag-aware, tips, coverage)"),
+    "pimc": (_pimc_hands, 200, "single hands, counting+pimc vs counting+expert; also decisions_per_s (searched plays)"),
     "expert": (_expert_games, 1_000_000, "complete games, all seats counting+expert (the tips plus the expert additions)"),
 }
 
 
+WARM_UP = {"pimc": 8}
+"""Hands of the warm-up where 2,000 would take too long (pimc: the solver compiles in the first one)."""
+
+
 def _run(name: str, n: int, seed: int, queue) -> None:
     work = WORKLOADS[name][0]
-    work(2_000, seed + 1)  # compile and warm caches outside the clock
+    work(WARM_UP.get(name, 2_000), seed + 1)  # compile and warm caches outside the clock
     start = time.perf_counter()
-    hands = work(n, seed)
+    done = work(n, seed)
     elapsed = time.perf_counter() - start
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    queue.put({"hands": hands, "seconds": round(elapsed, 3), "hands_per_s": round(hands / elapsed), "peak_mib": round(peak_mib, 1)})
+    counts = done if isinstance(done, dict) else {"hands": done}
+    result = {"hands": counts["hands"], "seconds": round(elapsed, 3), "hands_per_s": round(counts["hands"] / elapsed)}
+    if "decisions" in counts:
+        result |= {"decisions": counts["decisions"], "decisions_per_s": round(counts["decisions"] / elapsed, 1)}
+    queue.put(result | {"peak_mib": round(peak_mib, 1)})
 
 
 def run_bench(names: list[str] | None = None, hands: int | None = None, seed: int = 0) -> dict[str, dict]:

@@ -47,7 +47,7 @@ class PimcParams(ExpertParams):
     """The expert's parameters (its play is the fallback), then the search's."""
 
     worlds: int = 32  # deals of the unseen cards sampled per decision
-    max_tricks: int = 4  # search only while at most this many tricks remain (the rest is the expert's)
+    max_tricks: int = 7  # search only while at most this many tricks remain (the rest is the expert's)
 
 
 _SOLVERS: dict[Any, Any] = {}
