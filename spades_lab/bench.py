@@ -51,17 +51,25 @@ def _pimc_hands(n: int, seed: int) -> dict[str, int]:
     return {"hands": hands, "decisions": players[0].player.searched}
 
 
-WORKLOADS: dict[str, tuple[Callable[[int, int], int | dict[str, int]], int, str]] = {
+def _dd_deals(n: int, seed: int) -> dict:
+    """Exact double-dummy solves of full deals (spades_lab.dd), with DDS on the same deals if installed."""
+    from spades_lab.dd.bench import dd_bench
+
+    return dd_bench(n, seed)
+
+
+WORKLOADS: dict[str, tuple[Callable[[int, int], int | dict], int, str]] = {
     "random": (_random_hands, 2_000_000, "4-player hands, uniformly random bids and legal plays, deal and scoring included"),
     "duel": (_duel_hands, 2_000_000, "2-player Duel hands: random draft, bids and legal plays, scoring included"),
     "heuristic": (_heuristic_games, 1_000_000, "complete games, all seats counting+tips (nil, bag-aware, tips, coverage)"),
-    "pimc": (_pimc_hands, 200, "single hands, counting+pimc vs counting+expert; also decisions_per_s (searched plays)"),
     "expert": (_expert_games, 1_000_000, "complete games, all seats counting+expert (the tips plus the expert additions)"),
+    "pimc": (_pimc_hands, 200, "single hands, counting+pimc vs counting+expert; also decisions_per_s (searched plays)"),
+    "dd": (_dd_deals, 30, "double-dummy solves of full deals, one core; deals/s, median/p99 ms, DDS alongside"),
 }
-
-
-WARM_UP = {"pimc": 8}
-"""Hands of the warm-up where 2,000 would take too long (pimc: the solver compiles in the first one)."""
+OPT_IN = ("dd", "pimc")
+"""Workloads run only when named (`--workload dd`): slow, and not about the simulator."""
+WARM_UP = {"dd": 0, "pimc": 8}
+"""Warm-up sizes where 2,000 would take too long (pimc: the solver compiles in the first hand)."""
 
 
 def _run(name: str, n: int, seed: int, queue) -> None:
@@ -71,16 +79,16 @@ def _run(name: str, n: int, seed: int, queue) -> None:
     done = work(n, seed)
     elapsed = time.perf_counter() - start
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    counts = done if isinstance(done, dict) else {"hands": done}
-    result = {"hands": counts["hands"], "seconds": round(elapsed, 3), "hands_per_s": round(counts["hands"] / elapsed)}
-    if "decisions" in counts:
-        result |= {"decisions": counts["decisions"], "decisions_per_s": round(counts["decisions"] / elapsed, 1)}
-    queue.put(result | {"peak_mib": round(peak_mib, 1)})
+    extra = done if isinstance(done, dict) else {"hands": done}
+    hands = extra["hands"]
+    if "decisions" in extra:
+        extra = extra | {"decisions_per_s": round(extra["decisions"] / elapsed, 1)}
+    queue.put({"hands": hands, "seconds": round(elapsed, 3), "hands_per_s": round(hands / elapsed), "peak_mib": round(peak_mib, 1), **extra})
 
 
 def run_bench(names: list[str] | None = None, hands: int | None = None, seed: int = 0) -> dict[str, dict]:
     """Run workloads (all by default); `hands` overrides each workload's default size."""
-    names = names or list(WORKLOADS)
+    names = names or [n for n in WORKLOADS if n not in OPT_IN]
     unknown = [n for n in names if n not in WORKLOADS]
     if unknown:
         raise ValueError(f"unknown workload(s) {', '.join(unknown)}; workloads: {', '.join(WORKLOADS)}")

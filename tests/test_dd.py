@@ -195,3 +195,36 @@ def test_bad_input_is_named() -> None:
         dd.solve([["AS"], ["KS"], ["2C"], ["3C"]], 5)
     with pytest.raises(dd.DDError, match="seat 1"):
         dd.solve([["AS"], ["XX"], ["2C"], ["3C"]], 0)
+
+
+def test_solve_position_replays_plays_and_values_each_card() -> None:
+    # an ending of 3 tricks; dealer 3, so seat 0 leads: AS breaks nothing (spades not broken, seat 0 has a side card)
+    hands = [["KH", "AS", "2D"], ["AH", "QS", "3D"], ["2C", "3C", "4D"], ["4C", "5C", "5D"]]
+    position = {"dealer": 3, "hands": hands, "plays": [[0, "KH"], [1, "AH"]]}
+    values = dd.solve_position(position)
+    # seat 2 (side 0) must discard: clubs or the diamond, all lose this trick to AH;
+    # then seat 1 leads: side 0 can still win AS's trick and perhaps a diamond
+    deck = deck_for("standard")
+    masks = np.array(
+        [[deck.mask(h) for h in [["AS", "2D"], ["QS", "3D"], ["2C", "3C", "4D"], ["4C", "5C", "5D"]]]], dtype=np.uint64
+    )
+    trick = np.array([[deck.card_id("KH"), deck.card_id("AH"), -1, -1]])
+    direct = dd.card_values(masks, trick, 0, False)[0]
+    assert values == {deck.cards[c]: int(direct[c]) for c in range(51, -1, -1) if direct[c] >= 0}
+    assert set(values) == {"4D", "3C", "2C"}
+    with pytest.raises(dd.DDError, match="not legal"):
+        dd.solve_position({"dealer": 3, "hands": hands, "plays": [[0, "AS"]]})
+    with pytest.raises(dd.DDError, match="seat 0 is to play"):
+        dd.solve_position({"dealer": 3, "hands": hands, "plays": [[1, "AH"]]})
+    with pytest.raises(dd.DDError, match="to act"):
+        dd.solve_position({**position, "to_act": 3})
+
+
+def test_table_lists_every_leader_and_sides_add_up() -> None:
+    rng = np.random.default_rng(5)
+    deals = [random_ending(rng, 4, 3)[0] for _ in range(3)]
+    frame = dd.table(deals)
+    assert list(frame.columns) == ["deal", "leader", "side0", "side1"]
+    assert len(frame) == 12 and (frame.side0 + frame.side1 == 3).all()
+    again = dd.solve(deals[1], 2)
+    assert frame.query("deal == 1 and leader == 2")[["side0", "side1"]].to_numpy().tolist() == again.tolist()

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from spades_lab.dd.tt import NO_LOWER, NO_UPPER, position_key, tt_lookup, tt_store
+from spades_lab.dd.tt import NO_LOWER, NO_UPPER, position_code, tt_probe, tt_save
 from spades_lab.engine.bits import BIT, ONE, ZERO, above, below, highest, lowest, popcount
 
 FIRST_FREE, FIRST_TWO_OF_CLUBS, FIRST_LOWEST_CLUBS = 0, 1, 2
@@ -59,14 +59,17 @@ def legal_mask(
 
 
 @njit(cache=True)
-def quick_tricks(hands: np.ndarray, players: int, leader: int, broken: bool, suit_masks: np.ndarray) -> int:
+def quick_tricks(
+    hands: np.ndarray, players: int, leader: int, broken: bool, suit_masks: np.ndarray
+) -> tuple[int, np.uint64]:
     """Tricks the leader can surely cash from the top, leading throughout (a lower bound for its side).
 
     In a side suit only cards above every other hand's cards count (so the partner never
     overtakes), at most as many as the shortest opponent holding trumps can follow; suits are
     cashed one after another while those opponents follow, so no cash changes another suit's count.
     Top trumps come last, when leading them is allowed. A partner holding trumps can discard at
-    most its non-trump cards before it must ruff and take the lead.
+    most its non-trump cards before it must ruff and take the lead. Also returns the weakest
+    counted winner of each suit used: the ranks the bound rests on.
     """
     trump = suit_masks[3]
     me = hands[leader]
@@ -80,13 +83,16 @@ def quick_tricks(hands: np.ndarray, players: int, leader: int, broken: bool, sui
         opp2 = ZERO
     others = partner | opp1 | opp2
     side_total = 0
+    rel = ZERO
     for s in range(3):
         mine = me & suit_masks[s]
         if mine == ZERO:
             continue
-        cnt = popcount(mine & above(highest(others & suit_masks[s])))
+        tops = mine & above(highest(others & suit_masks[s]))
+        cnt = popcount(tops)
         if cnt == 0:
             continue
+        rel |= BIT[lowest(tops)]
         if opp1 & trump != ZERO:
             cnt = min(cnt, popcount(opp1 & suit_masks[s]))
         if opp2 & trump != ZERO:
@@ -96,11 +102,14 @@ def quick_tricks(hands: np.ndarray, players: int, leader: int, broken: bool, sui
     if partner & trump != ZERO:
         spare = popcount(partner & ~trump)
         if side_total > spare:
-            return spare + 1
+            return spare + 1, rel
     total = side_total
     if broken or side_total == my_side_cards:
-        total += popcount(me & trump & above(highest(others & trump)))
-    return total
+        tops = me & trump & above(highest(others & trump))
+        if tops != ZERO:
+            total += popcount(tops)
+            rel |= BIT[lowest(tops)]
+    return total, rel
 
 
 @njit(cache=True)
@@ -110,6 +119,7 @@ def _order_moves(
     players: int,
     seat: int,
     leading: bool,
+    last: bool,
     led_suit: int,
     win_card: int,
     win_seat: int,
@@ -118,12 +128,15 @@ def _order_moves(
     moves: np.ndarray,
     scores: np.ndarray,
 ) -> int:
-    """Write the representative cards into `moves`, likeliest best first; return their count."""
+    """Write the representative cards into `moves`, likeliest best first; return their count.
+
+    Leads: cash sure winners, then lead towards the partner's winners or its ruff, then low cards.
+    Follows: the cheapest card that wins the trick for good; under a partner who holds the trick,
+    the lowest card; otherwise the lowest card (second hand low).
+    """
     n = 0
     trump = suit_masks[3]
-    everyone = hands[0] | hands[1]
     if players == 4:
-        everyone |= hands[2] | hands[3]
         partner = hands[(seat + 2) & 3]
         lho = hands[(seat + 1) & 3]
         rho = hands[(seat + 3) & 3]
@@ -137,38 +150,49 @@ def _order_moves(
         c = lowest(m)
         m &= m - ONE
         s = suit_of[c]
-        rank_in_block = c  # higher ids are stronger within a block
+        low = c - int(lowest(suit_masks[s]))  # rank within the suit block, 0 = weakest
         score = 0
         if leading:
             opp_suit = opps & suit_masks[s]
-            if c > highest(opp_suit):
-                # no opponent can beat it by following
-                score = 60
-                if s != 3:
-                    # risk of a ruff: an opponent void in the suit who holds trumps
-                    if (lho & suit_masks[s] == ZERO and lho & trump != ZERO) or (
-                        rho & suit_masks[s] == ZERO and rho & trump != ZERO
-                    ):
-                        score = 10
-            elif partner & suit_masks[s] != ZERO and highest(partner & suit_masks[s]) > highest(opp_suit):
-                score = 45 - (rank_in_block & 15)
-            elif s != 3 and partner & suit_masks[s] == ZERO and partner & trump != ZERO and (opp_suit != ZERO):
-                score = 40 - (rank_in_block & 15)  # lead for partner's ruff
-            else:
-                score = 20 - (rank_in_block & 15)
-                if s == 3:
-                    score -= 5
-        else:
-            beats = (s == led_suit and suit_of[win_card] == led_suit and c > win_card) or (
-                s == 3 and (suit_of[win_card] != 3 or c > win_card)
+            ruff_risk = s != 3 and (
+                (lho & suit_masks[s] == ZERO and lho & trump != ZERO)
+                or (rho & suit_masks[s] == ZERO and rho & trump != ZERO)
             )
-            partner_winning = side_of(win_seat) == side_of(seat)
-            if partner_winning:
-                score = 30 - c if not beats else 5 - c  # duck under partner, cheapest first
-            elif beats:
-                score = 100 - c  # the cheapest card that takes the lead
+            if c > highest(opp_suit) and not ruff_risk:
+                score = 90 if s != 3 else 80
+            elif not ruff_risk and highest(partner & suit_masks[s]) > highest(opp_suit):
+                score = 70 - low
+            elif s != 3 and partner != ZERO and partner & suit_masks[s] == ZERO and partner & trump != ZERO:
+                score = 60 - low
             else:
-                score = 40 - c  # cannot win: throw the cheapest
+                score = 30 - low
+                if s == 3:
+                    score -= 10
+        else:
+            ws = suit_of[win_card]
+            beats = (s == ws and c > win_card) or (s == 3 and ws != 3)
+            partner_winning = side_of(win_seat) == side_of(seat)
+            # can the next seat (an opponent: LHO) still beat the card that would hold the trick?
+            nxt = ZERO if last else lho
+            if beats:
+                best = c
+                bs = s
+            else:
+                best = win_card
+                bs = ws
+            nxt_follow = nxt & suit_masks[led_suit]
+            if bs == 3:
+                threat = (nxt_follow == ZERO or led_suit == 3) and highest(nxt & trump) > best
+            else:
+                threat = highest(nxt_follow) > best or (nxt_follow == ZERO and nxt & trump != ZERO)
+            if partner_winning:
+                score = (20 - low) if not beats else (-20 - low)
+            elif beats:
+                score = (100 - low) if not threat else (10 - low)
+            else:
+                score = 40 - low
+            if s != led_suit and s != 3:
+                score -= 2 * popcount(hands[seat] & suit_masks[s] & above(c))  # discard from short, weak suits
         moves[n] = c
         scores[n] = score
         n += 1
@@ -225,21 +249,29 @@ def representative_of(
 
 
 @njit(cache=True)
-def _last_trick(hands: np.ndarray, players: int, leader: int, nil_seat: int, suit_of: np.ndarray) -> int:
-    """Side 0's (or the nil seat's) tricks, 0 or 1, in a last trick, where every card is forced."""
+def _last_trick(
+    hands: np.ndarray, players: int, leader: int, nil_seat: int, suit_of: np.ndarray
+) -> tuple[int, np.uint64]:
+    """Side 0's (or the nil seat's) tricks, 0 or 1, in a last trick, where every card is forced;
+    and the winner if it won by rank."""
     win_card = lowest(hands[leader])
     win_seat = leader
+    by_rank = False
     for k in range(1, players):
         seat = (leader + k) % players
         c = lowest(hands[seat])
         s = suit_of[c]
         ws = suit_of[win_card]
+        if s == ws:
+            by_rank = True
         if (s == ws and c > win_card) or (s == 3 and ws != 3):
+            by_rank = s == ws
             win_card = c
             win_seat = seat
+    rel = BIT[win_card] if by_rank else ZERO
     if nil_seat >= 0:
-        return 1 if win_seat == nil_seat else 0
-    return 1 if side_of(win_seat) == 0 else 0
+        return (1 if win_seat == nil_seat else 0), rel
+    return (1 if side_of(win_seat) == 0 else 0), rel
 
 
 @njit(cache=False)  # numba's cache cannot reload a self-recursive function (it crashes): compiled per process
@@ -263,9 +295,11 @@ def probe(
     scores: np.ndarray,
     suit_of: np.ndarray,
     suit_masks: np.ndarray,
-) -> bool:
-    """True when side 0 can take `target` of the tricks from the current one (k cards on it) to the end.
+) -> tuple[bool, np.uint64]:
+    """Can side 0 take `target` of the tricks from the current one (k cards on it) to the end?
 
+    Returns the answer and the cards whose ranks the proof used (see `tt`): every card that won
+    a trick by beating a card of its own suit, or that a bound relied on.
     `hands` holds the unplayed cards (it is changed and restored); `trick_mask` the cards on the
     current trick; `depth` indexes the move buffers (one row per card played in this search).
     With `nil_seat` >= 0 the objective is the nil one instead: the nil seat's opponents try to
@@ -273,67 +307,72 @@ def probe(
     """
     max_side = 0 if nil_seat < 0 else 1 - side_of(nil_seat)
     boundary = k == 0
+    stored = boundary and first_rule == FIRST_FREE
+    shape, w0, w1 = ZERO, ZERO, ZERO
+    everyone = hands[0] | hands[1]
+    if players == 4:
+        everyone |= hands[2] | hands[3]
     if boundary:
         rem = popcount(hands[leader])
         if target <= 0:
-            return True
+            return True, ZERO
         if target > rem:
-            return False
+            return False, ZERO
         if rem == 1:
-            return _last_trick(hands, players, leader, nil_seat, suit_of) >= target
-        if first_rule == FIRST_FREE:
-            k1, k2 = position_key(hands, players, leader, broken, suit_masks)
-            if nil_seat >= 0:
-                k1 |= np.uint64(1 + 2 * nil_seat) << np.uint64(57)
-            found, lo, hi = tt_lookup(tt_keys, tt_vals, k1, k2)
-            if found:
-                if lo >= target:
-                    return True
-                if hi < target:
-                    return False
-        if first_rule == FIRST_FREE and nil_seat >= 0:
+            got, rel = _last_trick(hands, players, leader, nil_seat, suit_of)
+            return got >= target, rel
+    if stored:
+        shape, w0, w1 = position_code(hands, players, leader, broken, nil_seat, suit_masks)
+        verdict, rel = tt_probe(tt_keys, tt_vals, shape, w0, w1, target, everyone, suit_masks)
+        if verdict != 0:
+            return verdict > 0, rel
+        top_trump = highest(everyone & suit_masks[3])
+        if nil_seat >= 0:
             # the highest trump wins the trick it falls on, so its holder takes at least one
-            if target <= 1 and hands[nil_seat] & suit_masks[3] != ZERO:
-                everyone = hands[0] | hands[1]
-                if players == 4:
-                    everyone |= hands[2] | hands[3]
-                if hands[nil_seat] & BIT[highest(everyone & suit_masks[3])] != ZERO:
-                    tt_store(tt_keys, tt_vals, k1, k2, 1, NO_UPPER, rem)
-                    return True
-        elif first_rule == FIRST_FREE:
-            qt = quick_tricks(hands, players, leader, broken, suit_masks)
+            if target <= 1 and top_trump >= 0 and hands[nil_seat] & BIT[top_trump] != ZERO:
+                rel = BIT[top_trump]
+                tt_save(tt_keys, tt_vals, shape, w0, w1, rel, everyone, suit_masks, 1, NO_UPPER)
+                return True, rel
+        else:
+            qt, rel = quick_tricks(hands, players, leader, broken, suit_masks)
             if side_of(leader) == 0:
                 if qt >= target:
-                    tt_store(tt_keys, tt_vals, k1, k2, qt, NO_UPPER, rem)
-                    return True
+                    tt_save(tt_keys, tt_vals, shape, w0, w1, rel, everyone, suit_masks, qt, NO_UPPER)
+                    return True, rel
             elif rem - qt < target:
-                tt_store(tt_keys, tt_vals, k1, k2, NO_LOWER, rem - qt, rem)
-                return False
-            # the highest trump left wins whatever trick it falls on
-            everyone = hands[0] | hands[1]
-            if players == 4:
-                everyone |= hands[2] | hands[3]
-            top_trump = highest(everyone & suit_masks[3])
+                tt_save(tt_keys, tt_vals, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - qt)
+                return False, rel
             if top_trump >= 0:
+                # a hand holding the top trumps in sequence wins a trick with each of them
                 holder = 0
                 for p in range(players):
                     if hands[p] & BIT[top_trump] != ZERO:
                         holder = p
-                if side_of(holder) == 1 and target == rem:
-                    tt_store(tt_keys, tt_vals, k1, k2, NO_LOWER, rem - 1, rem)
-                    return False
+                run = top_trump
+                trumps = everyone & suit_masks[3]
+                while True:
+                    nxt = highest(trumps & below(run))
+                    if nxt < 0 or hands[holder] & BIT[nxt] == ZERO:
+                        break
+                    run = nxt
+                sure = popcount(hands[holder] & suit_masks[3] & ~below(run))
+                rel = BIT[run]
+                if side_of(holder) == 1 and target > rem - sure:
+                    tt_save(tt_keys, tt_vals, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - sure)
+                    return False, rel
+                if side_of(holder) == 0 and target <= sure:
+                    tt_save(tt_keys, tt_vals, shape, w0, w1, rel, everyone, suit_masks, sure, NO_UPPER)
+                    return True, rel
     seat = (leader + k) % players
     hand = hands[seat]
     legal = legal_mask(hand, boundary, led_suit, broken, first_rule, suit_masks)
-    separators = trick_mask
-    for p in range(players):
-        if p != seat:
-            separators |= hands[p]
+    separators = trick_mask | (everyone & ~hand)
     reps = representatives(legal, separators, suit_masks)
-    n = _order_moves(reps, hands, players, seat, boundary, led_suit, win_card, win_seat, suit_of, suit_masks,
+    n = _order_moves(reps, hands, players, seat, boundary, k == players - 1, led_suit, win_card, win_seat, suit_of, suit_masks,
                      moves[depth], scores[depth])  # fmt: skip
     my_side = side_of(seat)
     result = my_side != max_side
+    rel_all = ZERO
     for i in range(n):
         c = moves[depth, i]
         bit = BIT[c]
@@ -351,28 +390,29 @@ def probe(
                 gained = 1 if side_of(n_seat) == 0 else 0
             else:
                 gained = 1 if n_seat == nil_seat else 0
-            n_broken = broken or (trick_mask | bit) & suit_masks[3] != ZERO
-            ok = probe(hands, players, n_seat, n_broken, 0, -1, -1, -1, ZERO, target - gained, FIRST_FREE,
-                       depth + 1, nil_seat, tt_keys, tt_vals, moves, scores, suit_of, suit_masks)  # fmt: skip
+            t_mask = trick_mask | bit
+            n_broken = broken or t_mask & suit_masks[3] != ZERO
+            ok, rel = probe(hands, players, n_seat, n_broken, 0, -1, -1, -1, ZERO, target - gained, FIRST_FREE,
+                            depth + 1, nil_seat, tt_keys, tt_vals, moves, scores, suit_of, suit_masks)  # fmt: skip
+            # the winner's rank mattered if it beat a card of its own suit
+            if t_mask & suit_masks[suit_of[n_win]] & below(n_win) != ZERO:
+                rel |= BIT[n_win]
         else:
-            ok = probe(hands, players, leader, broken, k + 1, n_led, n_win, n_seat, trick_mask | bit, target,
-                       first_rule, depth + 1, nil_seat, tt_keys, tt_vals, moves, scores, suit_of, suit_masks)  # fmt: skip
+            ok, rel = probe(hands, players, leader, broken, k + 1, n_led, n_win, n_seat, trick_mask | bit, target,
+                            first_rule, depth + 1, nil_seat, tt_keys, tt_vals, moves, scores, suit_of, suit_masks)  # fmt: skip
         hands[seat] = hand
-        if my_side == max_side and ok:
-            result = True
+        if (my_side == max_side) == ok:
+            # a cut: this one card decides the node
+            result = ok
+            rel_all = rel
             break
-        if my_side != max_side and not ok:
-            result = False
-            break
-    if boundary and first_rule == FIRST_FREE:
-        k1, k2 = position_key(hands, players, leader, broken, suit_masks)
-        if nil_seat >= 0:
-            k1 |= np.uint64(1 + 2 * nil_seat) << np.uint64(57)
+        rel_all |= rel
+    if stored:
         if result:
-            tt_store(tt_keys, tt_vals, k1, k2, target, NO_UPPER, popcount(hand))
+            tt_save(tt_keys, tt_vals, shape, w0, w1, rel_all, everyone, suit_masks, target, NO_UPPER)
         else:
-            tt_store(tt_keys, tt_vals, k1, k2, NO_LOWER, target - 1, popcount(hand))
-    return result
+            tt_save(tt_keys, tt_vals, shape, w0, w1, rel_all, everyone, suit_masks, NO_LOWER, target - 1)
+    return result, rel_all
 
 
 @njit(cache=True)
@@ -422,8 +462,9 @@ def best_value(
     lo, hi = 0, rem
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if probe(hands, players, leader, broken, k, led, win_card, win_seat, mask, mid, first_rule, 0, nil_seat,
-                 tt_keys, tt_vals, moves, scores, suit_of, suit_masks):  # fmt: skip
+        ok, _ = probe(hands, players, leader, broken, k, led, win_card, win_seat, mask, mid, first_rule, 0, nil_seat,
+                      tt_keys, tt_vals, moves, scores, suit_of, suit_masks)  # fmt: skip
+        if ok:
             lo = mid
         else:
             hi = mid - 1

@@ -1,0 +1,83 @@
+"""The `dd` bench workload: exact solves of random full deals, timed one by one on one core.
+
+Each deal is solved for one leader (seat 0) with spades broken, the problem DDS also solves
+(bridge with spades as trumps), so when `endplay` is installed the same deals are solved by DDS
+in the same process and the two distributions can be compared as ratios. The transposition table
+is cleared before every deal (outside the clock) so no deal is helped by the one before.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from spades_lab.cards import STANDARD_DECK
+from spades_lab.dd.api import solve
+from spades_lab.dd.solver import Solver
+
+
+def random_deals(n: int, seed: int) -> np.ndarray:
+    """[n, 4] uint64 full deals from a seeded shuffle."""
+    rng = np.random.default_rng(seed)
+    out = np.zeros((n, 4), dtype=np.uint64)
+    for t in range(n):
+        perm = rng.permutation(52)
+        for seat in range(4):
+            out[t, seat] = sum(1 << int(c) for c in perm[13 * seat : 13 * seat + 13])
+    return out
+
+
+def _pbn(masks: np.ndarray) -> str:
+    hands = []
+    for m in masks:
+        labels = STANDARD_DECK.labels(int(m))
+        hands.append(".".join("".join(lab[0] for lab in labels if lab[1] == s) for s in "SHDC"))
+    return "N:" + " ".join(hands)
+
+
+def _summary(ms: list[float], prefix: str = "") -> dict[str, float]:
+    arr = np.array(ms)
+    return {
+        f"{prefix}median_ms": round(float(np.median(arr)), 3),
+        f"{prefix}p90_ms": round(float(np.percentile(arr, 90)), 3),
+        f"{prefix}p99_ms": round(float(np.percentile(arr, 99)), 3),
+        f"{prefix}max_ms": round(float(arr.max()), 3),
+        f"{prefix}mean_ms": round(float(arr.mean()), 3),
+    }
+
+
+def dd_bench(n: int, seed: int) -> dict[str, float | int]:
+    """Time `n` full deals; returns deals/s and the per-deal distribution (ours, then DDS's).
+
+    Compilation happens first, on a small ending, outside every clock (n = 0 only compiles)."""
+    solver = Solver()
+    solve([[1, 2, 4, 8]], 0, broken=True, solver=solver)
+    if n == 0:
+        return {"hands": 0}
+    deals = random_deals(n, seed)
+    ms: list[float] = []
+    tricks = []
+    for t in range(n):
+        solver.arrays[0][:] = 0
+        start = time.perf_counter()
+        tricks.append(int(solve(deals[t : t + 1], 0, broken=True, solver=solver)[0, 0]))
+        ms.append((time.perf_counter() - start) * 1000)
+    out: dict[str, float | int] = {"hands": n, "deals_per_s": round(n / (sum(ms) / 1000), 3), **_summary(ms)}
+    try:
+        from endplay.dds import solve_board
+        from endplay.types import Deal, Denom, Player
+    except ImportError:
+        return out
+    dds_ms: list[float] = []
+    agree = 0
+    for t in range(n):
+        deal = Deal(_pbn(deals[t]), first=Player.north, trump=Denom.spades)
+        start = time.perf_counter()
+        best = max(v for _, v in solve_board(deal))
+        dds_ms.append((time.perf_counter() - start) * 1000)
+        agree += best == tricks[t]
+    out.update(_summary(dds_ms, "dds_"))
+    out["median_ratio"] = round(float(out["median_ms"]) / max(float(out["dds_median_ms"]), 1e-9), 2)
+    out["agree_with_dds"] = agree
+    return out
