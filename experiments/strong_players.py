@@ -31,6 +31,7 @@ from common import (
 
 import spades_lab as sl
 from spades_lab import dd
+from spades_lab.bench import run_bench
 from spades_lab.engine import simulate_hands
 from spades_lab.policies.expert import EXPERT_SWITCHES
 
@@ -193,10 +194,20 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2, switches=EXPERT_SWI
         rows.append(_row(switch, result, EXPERT, other, ablation_deals))
     table = pd.DataFrame(rows)
     table.to_csv(out / "strong_players.csv", index=False)
+    speed = run_bench(["heuristic", "expert"], hands=scaled(300_000, scale, minimum=2_000))
+    ratio = speed["expert"]["hands_per_s"] / speed["heuristic"]["hands_per_s"]
+    speed_text = (f"Speed, `spades-lab bench --json --workload heuristic --workload expert --hands "
+                  f"{scaled(300_000, scale, minimum=2_000)}` in this run: tips {speed['heuristic']['hands_per_s']:,} "
+                  f"hands/s, expert {speed['expert']['hands_per_s']:,} hands/s, a ratio of {ratio:.2f} (the issue "
+                  f"asks for at least 0.7; the machine is shared, so single runs vary, see docs/players.md).")
     pimc_sentence = pimc_body = ""
     csvs = ["strong_players.csv"]
     if pimc:
         pimc_frame, pimc_sentence, pimc_body = _pimc_section(out, scale, workers)
+        pimc_speed = run_bench(["pimc"], hands=scaled(200, scale, minimum=4))["pimc"]
+        pimc_body += (f"\n\nSpeed of the search, `spades-lab bench --json --workload pimc --hands "
+                      f"{scaled(200, scale, minimum=4)}` in this run: {pimc_speed['decisions_per_s']:.1f} searched "
+                      f"decisions/s ({pimc_speed['decisions']} decisions in {pimc_speed['seconds']:.0f} s).")
         pimc_frame.to_csv(out / "pimc.csv", index=False)
         csvs.append("pimc.csv")
     main_row = table.iloc[0]
@@ -262,6 +273,8 @@ games (interval clustered by game); set rate per hand, expert vs opponent.
 bidding idea measured with `tips` play is measured against weak defence: run bidding experiments with
 `counting+expert` opponents too. Each addition is measured in the company of the others: one that only matters
 when another is off (two doing the same job) shows up here as worth little.
+
+{speed_text}
 
 {pimc_body}"""
     cmd = command(NAME, scale, out_dir, workers)
