@@ -228,3 +228,15 @@ def test_table_lists_every_leader_and_sides_add_up() -> None:
     assert len(frame) == 12 and (frame.side0 + frame.side1 == 3).all()
     again = dd.solve(deals[1], 2)
     assert frame.query("deal == 1 and leader == 2")[["side0", "side1"]].to_numpy().tolist() == again.tolist()
+
+
+def test_deal_notations_agree() -> None:
+    deck = deck_for("standard")
+    as_lists = [["AS", "KH"], ["QS", "AH"], ["2C", "3C"], ["4C", "5C"]]
+    as_strings = [" ".join(h) for h in as_lists]
+    as_masks = [deck.mask(h) for h in as_lists]
+    want = dd.solve(as_lists, 0).tolist()
+    assert dd.solve(as_strings, 0).tolist() == want
+    assert dd.solve(np.array(as_masks, dtype=np.uint64), 0).tolist() == want
+    # a batch of four deals whose hands are strings is four deals, not one
+    assert dd.solve([as_strings] * 4, [0, 1, 2, 3]).shape == (4, 2)

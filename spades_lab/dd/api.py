@@ -79,7 +79,8 @@ def read_deals(deals: Any, players: int, deck: Deck) -> np.ndarray:
 
 
 def _is_card_list(h: Any) -> bool:
-    return isinstance(h, (list, tuple)) and all(isinstance(c, str) for c in h)
+    """A hand written as a list of single card labels (a string holding several cards is a whole hand)."""
+    return isinstance(h, (list, tuple)) and all(isinstance(c, str) and not any(x in c for x in " ,") for c in h)
 
 
 def _per_deal(value: Any, n: int, dtype: type, name: str) -> np.ndarray:

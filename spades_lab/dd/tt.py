@@ -25,10 +25,11 @@ from numba import njit
 from spades_lab.engine.bits import BIT, ONE, ZERO, below, highest, lowest, popcount
 
 WAYS = 8
-MIN_DEPTH = 2
+MIN_DEPTH = 9
 """Every entry depends on at least the top MIN_DEPTH cards of each suit (fewer if the suit is
 shorter), so those owners can choose the bucket: positions of one shape spread over the table
-instead of crowding one bucket."""
+instead of crowding one bucket. Measured on full deals: 2 crowds buckets (one deal 10x slower
+than exact keys), 5 to 16 are alike within the machine's noise; 9 was the fastest."""
 NO_LOWER, NO_UPPER = -1, 127
 DEFAULT_BITS = 20
 """2**20 slots, about 30 MB: ample for a full deal, reused across a batch."""
