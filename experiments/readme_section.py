@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ORDER = ["bid_totals", "optimist_sets", "cautious_bags", "nine_bags", "nil", "tip_ablation"]
+ORDER = ["bid_totals", "optimist_sets", "cautious_bags", "nine_bags", "nil", "tip_ablation", "strong_players"]
 HEADING = "## Experiments"
 
 

@@ -29,9 +29,9 @@ def _duel_hands(n: int, seed: int) -> int:
     return sum(len(log) for log in simulate_hands(rules, players, n, seed))
 
 
-def _heuristic_games(n: int, seed: int) -> int:
+def _heuristic_games(n: int, seed: int, player: str = "counting+tips") -> int:
     """Complete games of four counting+tips players; n is a number of hands, rounded up to whole games."""
-    players = make_players("counting+tips")
+    players = make_players(player)
     played = 0
     games = max(1, n // 15)
     for log in simulate_games(Rules(hand_cap=500), players, games, seed):
@@ -46,6 +46,18 @@ def _batch_env(n: int, seed: int) -> tuple[int, dict]:
     return batch_env_workload(n, seed)
 
 
+def _expert_games(n: int, seed: int) -> int:
+    """The `heuristic` workload with four counting+expert players."""
+    return _heuristic_games(n, seed, "counting+expert")
+
+
+def _pimc_hands(n: int, seed: int) -> dict[str, int]:
+    """Single hands of counting+pimc (seats 0+2) against counting+expert; counts the searched decisions."""
+    players = make_players(["counting+pimc", "counting+expert"])
+    hands = sum(len(log) for log in simulate_hands(Rules(), players, n, seed))
+    return {"hands": hands, "decisions": players[0].player.searched}
+
+
 def _dd_deals(n: int, seed: int) -> dict:
     """Exact double-dummy solves of full deals (spades_lab.dd), with DDS on the same deals if installed."""
     from spades_lab.dd.bench import dd_bench
@@ -58,11 +70,14 @@ WORKLOADS: dict[str, tuple[Callable[[int, int], int | tuple[int, dict] | dict], 
     "duel": (_duel_hands, 2_000_000, "2-player Duel hands: random draft, bids and legal plays, scoring included"),
     "heuristic": (_heuristic_games, 1_000_000, "complete games, all seats counting+tips (nil, bag-aware, tips, coverage)"),
     "batch_env": (_batch_env, 400_000, "BatchEnv, 4096 tables, random legal actions from the masks (decisions/s; OpenSpiel beside it)"),
+    "expert": (_expert_games, 1_000_000, "complete games, all seats counting+expert (the tips plus the expert additions)"),
+    "pimc": (_pimc_hands, 200, "single hands, counting+pimc vs counting+expert; also decisions_per_s (searched plays)"),
     "dd": (_dd_deals, 30, "double-dummy solves of full deals, one core; deals/s, median/p99 ms, DDS alongside"),
 }
-OPT_IN = ("dd",)
+OPT_IN = ("dd", "pimc")
 """Workloads run only when named (`--workload dd`): slow, and not about the simulator."""
-WARM_UP = {"dd": 0}
+WARM_UP = {"dd": 0, "pimc": 8}
+"""Warm-up sizes where 2,000 would take too long (pimc: the solver compiles in the first hand)."""
 
 
 def _run(name: str, n: int, seed: int, queue) -> None:
@@ -71,13 +86,14 @@ def _run(name: str, n: int, seed: int, queue) -> None:
     start = time.perf_counter()
     out = work(n, seed)
     elapsed = time.perf_counter() - start
-    hands, extra = out if isinstance(out, tuple) else (out, {})
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    if isinstance(out, dict):  # a workload reporting more than hands (dd)
+    if isinstance(out, dict):  # a workload reporting more than hands (dd, pimc)
         extra = dict(out)
         hands = extra.pop("hands")
     else:
         hands, extra = out if isinstance(out, tuple) else (out, {})
+    if "decisions" in extra:
+        extra = extra | {"decisions_per_s": round(extra["decisions"] / elapsed, 1)}
     queue.put({"hands": hands, "seconds": round(elapsed, 3), "hands_per_s": round(hands / elapsed), "peak_mib": round(peak_mib, 1), **extra})
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
-NAMES = ["bid_totals", "optimist_sets", "cautious_bags", "nine_bags", "nil", "tip_ablation"]
+NAMES = ["bid_totals", "optimist_sets", "cautious_bags", "nine_bags", "nil", "tip_ablation", "strong_players"]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -24,6 +24,8 @@ def experiments_on_path():
 def test_experiment_writes_csv_png_readme(name: str, tmp_path: Path) -> None:
     module = importlib.import_module(name)
     kwargs = {"switches": ("duck_after_contract",)} if name == "tip_ablation" else {}
+    if name == "strong_players":
+        kwargs = {"switches": ("keep_setting",)}
     out = module.main(tmp_path / name, scale=0.001, workers=1, **kwargs)
     assert Path(out) == tmp_path / name
     csvs, pngs = list(out.glob("*.csv")), list(out.glob("*.png"))

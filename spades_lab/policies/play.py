@@ -685,3 +685,17 @@ def _tips(params: TipsParams) -> TipsPlay:
 def _greedy(params: NoParams) -> GreedyPlay:
     """Win cheaply if you can, else play low (the baseline for measuring the tips)."""
     return GreedyPlay()
+
+
+# --- compiled pieces shared with the policies built on the tips ---------------------------------
+# Public names for `spades_lab.policies.expert`, which plays the tips wherever its own additions
+# are silent: the same compiled functions, so the tips' own decisions stay exactly as above.
+tips_card = _tips_card
+lead_card = _lead
+lead_against_nil = _lead_against_nil
+duck_card = _duck
+cover_partner = _cover_partner
+set_opposing_nil = _set_opposing_nil
+nil_card = _nil_card
+is_on, card_bit, suit_of, rank_of, is_ace, beats, winners = _on, _bit, _suit_of, _rank, _is_ace, _beats, _winners
+unseen_above, low_card, strongest, discard_card, in_order = _unseen_above, _low_card, _strongest, _discard, _in_order

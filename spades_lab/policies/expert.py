@@ -1,0 +1,532 @@
+"""The `expert` card play: the tips, plus what a strong human does where the sheet reads too literally.
+
+`tips` is the cheat sheet's player and stays exactly as the sheet says. `expert` plays the same
+cards wherever its own additions are silent (it calls the same compiled tips code), and each
+addition is a switch, on by default, so that an experiment can measure what each one is worth:
+
+- `read_voids` (memory, `spades_lab.policies.memory`): every seat's shown voids, from the plays
+  this seat has seen. Off, the additions below assume nobody has shown out of anything.
+- `spare_partner_winner` (third seat): never ruff partner's sure winner. A card is a *sure
+  winner* when the fourth seat cannot beat it: no unseen card of its suit is higher and the fourth
+  seat has not shown out of the led suit (or has, and has shown out of trumps too). Tip 1 spares
+  only a led ace.
+- `third_hand_high` (third seat, following suit, partner's card beatable or an opponent holding):
+  the cheapest card that beats both the trick and every card of the led suit the fourth seat can
+  still hold; when none does, the lowest card of the top sequence (the cheapest of the cards equal
+  to the highest held, say the Q from K-Q), if it beats the trick. When the fourth seat has shown
+  out and may ruff, it plays as the tips do. Tip 2 always ducks under partner.
+- `second_seat_ruff` (second seat, void): ruff when the trick is worth taking: the led card is a
+  master (only a trump takes it), or the side still needs more tricks than the sure winners this
+  seat holds. The ruff is the cheapest trump; when the fourth seat is out of the led suit (no
+  other seat can hold a card of it) and may hold trumps, the cheapest trump above every trump
+  still out, if there is one.
+- `cover_honour` (second seat, following an honour J, Q or K): cover with the cheapest higher card
+  when it is a master, or when only one unseen card beats it and this seat holds a ten or better
+  of the suit besides: the cover draws that card and promotes the one kept. Otherwise second hand
+  plays low, as the tips do.
+- `keep_setting` (trick arithmetic): once the side's contract is made, tip 7 ducks every trick.
+  With this switch the seat keeps playing to win while the opponents are still short of their
+  contract and can still make it, unless the side's bags plus its overtricks are within
+  `bag_margin` of the bag penalty.
+- `keep_stoppers` (discards): keep masters and guarded honours (stoppers: a card with k unseen
+  cards of its suit above it and at least k of this seat's own cards below it, k <= 2). Throw from
+  the shortest side suit with neither (its highest card, towards a void); else the lowest card
+  whose suit keeps all its stoppers without it (so never the king of K-x-x-x when a low card is
+  free); else the lowest side card. Tip 10 throws the highest card of the shortest suit without a
+  master, honours and all.
+- `safe_coverage` (partner's live nil, leading): lead only cards the nil cannot be forced to win
+  under: a master (nobody beats it in suit, so the nil plays below it), best in a suit the nil has
+  shown out of (the nil discards); else a card of a suit the nil has shown out of; else as the
+  tips (the strongest card).
+- `hunt_nil_by_voids` (an opponent's live nil, leading): tip 9 leads the lowest card of the
+  longest suit; this switch first drops the suits the nil has shown out of (it would discard).
+
+The trick arithmetic uses, per side, the contract (non-nil bids) and the tricks that count toward
+it, as the tips do; `bag_margin` and the rules' bag threshold decide when bags matter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+from numba import njit
+
+from spades_lab.engine import PlayView
+from spades_lab.engine.bits import ZERO, above, below, highest, lowest, popcount
+from spades_lab.policies.memory import suit_index, void_cards, voids_of_seat
+from spades_lab.policies.play import (
+    BIG_BID,
+    COVER,
+    LEFT,
+    ME,
+    NIL_PLAY,
+    NUMBERS,
+    PARTNER,
+    RIGHT,
+    SET_NIL,
+    SWITCHES,
+    TIP1,
+    TIP2,
+    TIP3,
+    TIP6,
+    TIP7,
+    TIP9,
+    TIP10,
+    VOID_EARLY,
+    VOID_SPADES,
+    TipsParams,
+    beats,
+    card_bit,
+    cover_partner,
+    discard_card,
+    duck_card,
+    in_order,
+    is_ace,
+    is_on,
+    kernel_deck,
+    lead_against_nil,
+    lead_card,
+    rank_of,
+    set_opposing_nil,
+    strongest,
+    suit_of,
+    tips_card,
+    unseen_above,
+    winners,
+)
+from spades_lab.policies.registry import register
+
+
+@dataclass(frozen=True)
+class ExpertParams(TipsParams):
+    """Every switch of the tips, then one switch per expert addition (all on) and the bag margin."""
+
+    read_voids: bool = True  # memory: read every seat's shown voids from the play history
+    spare_partner_winner: bool = True  # third seat: never ruff partner's sure winner
+    third_hand_high: bool = True  # third seat: cheapest card that beats what the fourth seat can hold
+    second_seat_ruff: bool = True  # second seat void: ruff a master, or when the side needs the trick
+    cover_honour: bool = True  # second seat: cover an honour with an honour when it promotes a card
+    keep_setting: bool = True  # contract made: keep setting opponents still short, unless bags are near
+    keep_stoppers: bool = True  # discards: keep masters and guarded honours, throw from suits with neither
+    safe_coverage: bool = True  # partner's nil: lead only masters or suits the nil has shown out of
+    hunt_nil_by_voids: bool = True  # opponent's nil: tip 9 leads no suit the nil has shown out of
+    bag_margin: int = 2  # keep_setting stops when bags + overtricks >= bag threshold - bag_margin
+
+
+EXPERT_SWITCHES = tuple(f.name for f in fields(ExpertParams) if f.type == "bool" and f.name not in SWITCHES)
+(READ_VOIDS, SPARE, THIRD_HIGH, SECOND_RUFF, COVER_HONOUR, KEEP_SETTING, KEEP_STOPPERS, SAFE_COVER, HUNT_VOIDS) = range(
+    9
+)
+assert len(EXPERT_SWITCHES) == 9, "keep the kernel's constants in step with ExpertParams"
+
+NO_PENALTY = 1 << 30
+"""The bag threshold used when the rules have no bag penalty: bags never stop `keep_setting`."""
+
+
+# --- pieces ------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _wins_against_fourth(card: int, led: int, left_voids: int, unseen: np.uint64, suits: tuple) -> bool:
+    """Whether `card`, holding the trick, beats anything the fourth seat (`left_voids`) can still play.
+
+    The fourth seat can follow with any unseen card of the led suit unless it has shown out of it;
+    having shown out it may ruff, unless it has shown out of trumps too or no trump is unseen.
+    """
+    led_suit = suits[led]
+    trump = card_bit(card) & suits[3] != ZERO
+    if (left_voids >> led) & 1 == 0:
+        if trump and led != 3:
+            return True  # the fourth seat must follow the led suit: it cannot overruff
+        return popcount(unseen & led_suit & above(card)) == 0
+    can_ruff = (left_voids >> 3) & 1 == 0 and unseen & suits[3] != ZERO
+    if not can_ruff:
+        return True
+    return trump and popcount(unseen & suits[3] & above(card)) == 0
+
+
+@njit(cache=True)
+def _sequence_bottom(cards: np.uint64, unseen: np.uint64, suits: tuple) -> int:
+    """The cheapest card equal to the highest of `cards` (no unseen card between them): Q from K-Q-x."""
+    card = highest(cards)
+    while True:
+        lower = highest(cards & below(card))
+        if lower < 0 or popcount(unseen & suit_of(card, suits) & above(lower) & below(card)) > 0:
+            return card
+        card = lower
+
+
+@njit(cache=True)
+def _third_hand_high(legal: np.uint64, best: int, led: int, left_voids: int, unseen: np.uint64, suits: tuple) -> int:
+    """Third seat following suit: cheapest sure winner, else the bottom of the top sequence; -1: no play."""
+    winning = winners(legal, best, suits) & suits[led]
+    if winning == ZERO:
+        return -1
+    if (left_voids >> led) & 1 == 1:
+        can_ruff = (left_voids >> 3) & 1 == 0 and unseen & suits[3] != ZERO
+        return -1 if can_ruff else lowest(winning)
+    sure = winning & above(highest(unseen & suits[led]))
+    if sure != ZERO:
+        return lowest(sure)
+    return _sequence_bottom(winning, unseen, suits)
+
+
+@njit(cache=True)
+def _cover(legal: np.uint64, led_card: int, unseen: np.uint64, suits: tuple) -> int:
+    """Second seat over a led J, Q or K: the cover that wins, or that promotes a ten-or-better kept; else -1."""
+    rank = rank_of(led_card, suits)
+    if rank < 9 or rank > 11:
+        return -1
+    mine = legal & suit_of(led_card, suits)
+    cover = lowest(mine & above(led_card))
+    if cover < 0:
+        return -1
+    over = unseen_above(cover, unseen, suits)
+    if over == 0:
+        return cover
+    if over == 1:
+        rest = mine & ~card_bit(cover)
+        if rest != ZERO and rank_of(highest(rest), suits) >= 8:
+            return cover
+    return -1
+
+
+@njit(cache=True)
+def _sure_winners(hand: np.uint64, unseen: np.uint64, suits: tuple) -> int:
+    """Tricks this seat holds for sure: per suit, its top cards while no unseen card of the suit outranks them."""
+    count = 0
+    for s in range(4):
+        mine = hand & suits[s]
+        out = unseen & suits[s]
+        while mine != ZERO and highest(mine) > highest(out):
+            count += 1
+            mine &= ~card_bit(highest(mine))
+    return count
+
+
+@njit(cache=True)
+def _second_seat_ruff(ruffs: np.uint64, left_voids: int, led: int, unseen: np.uint64, suits: tuple) -> int:
+    """The cheapest trump; above every unseen trump when the fourth seat is out of the suit and may overruff."""
+    overruff = (left_voids >> led) & 1 == 1 and (left_voids >> 3) & 1 == 0
+    if overruff:
+        safe = ruffs & above(highest(unseen & suits[3]))
+        if safe != ZERO:
+            return lowest(safe)
+    return lowest(ruffs)
+
+
+@njit(cache=True)
+def _keep_stoppers_discard(cards: np.uint64, hand: np.uint64, unseen: np.uint64, suits: tuple) -> int:
+    """The discard of `keep_stoppers` (see the module docstring)."""
+    side = cards & ~suits[3]
+    if side == ZERO:
+        return lowest(cards)
+    neither, neither_length = -1, 99
+    free, free_rank = -1, 99
+    for s in range(3):
+        if side & suits[s] == ZERO:
+            continue
+        mine = hand & suits[s]
+        out = unseen & suits[s]
+        length = popcount(mine)
+        needed = 0  # cards the suit's masters and stoppers need: themselves plus their guards
+        index = 0
+        x = mine
+        while x != ZERO:
+            card = highest(x)
+            x &= ~card_bit(card)
+            over = popcount(out & above(card))
+            if over > 2:
+                break  # lower cards have at least as many unseen cards above them
+            if length - 1 - index >= over:  # the cards below it guard it
+                needed = max(needed, index + 1 + over)
+            index += 1
+        if needed == 0:
+            if length < neither_length:
+                neither, neither_length = highest(side & suits[s]), length
+        elif length > needed:
+            low = lowest(side & suits[s])
+            if rank_of(low, suits) < free_rank:
+                free, free_rank = low, rank_of(low, suits)
+    if neither >= 0:
+        return neither
+    if free >= 0:
+        return free
+    best = -1
+    for s in range(3):
+        card = lowest(side & suits[s])
+        if card >= 0 and (best < 0 or rank_of(card, suits) < rank_of(best, suits)):
+            best = card
+    return best
+
+
+@njit(cache=True)
+def _safe_coverage_lead(legal: np.uint64, unseen: np.uint64, nil_voids: int, suits: tuple) -> int:
+    """Partner's live nil, leading: a master (one in a suit the nil has shown out of first), else a card
+    of a suit the nil has shown out of; -1 when there is neither."""
+    masters = ZERO
+    x = legal
+    while x != ZERO:
+        card = lowest(x)
+        x &= x - np.uint64(1)
+        if unseen_above(card, unseen, suits) == 0:
+            masters |= card_bit(card)
+    shed = legal & void_cards(nil_voids, suits)
+    if masters & shed != ZERO:
+        return strongest(masters & shed, unseen, suits)
+    if masters != ZERO:
+        return strongest(masters, unseen, suits)
+    if shed != ZERO:
+        return strongest(shed, unseen, suits)
+    return -1
+
+
+@njit(cache=True)
+def _expert_follow(
+    legal: np.uint64, hand: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, best: int,
+    first: int, partner_card: int, partner_holds: bool, partner_led_ace: bool, following: bool, switches: int,
+    numbers: tuple, extra: int, suits: tuple, left_voids: int, needed: int,
+) -> int:  # fmt: skip
+    """The tips' `_follow` with the expert's third-seat, second-seat and discard additions.
+
+    With every expert switch off this is the tips' `_follow`, decision for decision.
+    """
+    winning = winners(legal, best, suits)
+    led = suit_index(first, suits)
+    if unseen & suits[led] == ZERO:  # nobody else holds the led suit: the fourth seat is out of it
+        left_voids |= 1 << led
+    if unseen & suits[3] == ZERO:
+        left_voids |= 1 << 3
+    sure_partner = (
+        is_on(extra, SPARE) and position == 2 and partner_holds
+        and _wins_against_fourth(partner_card, led, left_voids, unseen, suits)
+    )  # fmt: skip
+    if following:
+        if last:
+            return lowest(winning) if not partner_holds and winning != ZERO else lowest(legal)
+        if position == 1:
+            if is_on(extra, COVER_HONOUR):
+                card = _cover(legal, first, unseen, suits)
+                if card >= 0:
+                    return card
+            return lowest(legal)
+        if sure_partner:
+            return lowest(legal)
+        if is_on(extra, THIRD_HIGH) and (partner_holds or winning != ZERO):
+            card = _third_hand_high(legal, best, led, left_voids, unseen, suits)
+            if card >= 0:
+                return card
+        if partner_holds:
+            return lowest(legal) if is_on(switches, TIP2) else highest(legal)
+        if winning != ZERO:
+            return lowest(winning) if is_on(switches, TIP3) else highest(legal)
+        return lowest(legal)
+    ruffs = winning & suits[3]
+    spare = (partner_led_ace and is_on(switches, TIP1)) or sure_partner
+    if last:
+        ruff = not partner_holds
+    else:
+        ruff = position == 2 and not spare
+    early_void = (
+        is_on(switches, TIP6)
+        and trick < numbers[VOID_EARLY]
+        and popcount(hand & suits[3]) >= numbers[VOID_SPADES]
+        and not spare
+        and not (last and partner_holds)
+    )
+    second_ruff = is_on(extra, SECOND_RUFF) and position == 1 and not last
+    if second_ruff and not (ruff or early_void):
+        ruff = unseen_above(first, unseen, suits) == 0 or needed > _sure_winners(hand, unseen, suits)
+    if ruffs != ZERO and (ruff or early_void):
+        if position == 2 and not partner_holds and not is_on(switches, TIP3):
+            return highest(ruffs)
+        if second_ruff:
+            return _second_seat_ruff(ruffs, left_voids, led, unseen, suits)
+        return lowest(ruffs)
+    if is_on(extra, KEEP_STOPPERS):
+        return _keep_stoppers_discard(legal, hand, unseen, suits)
+    return discard_card(legal, hand, unseen, is_on(switches, TIP10), suits)
+
+
+@njit(cache=True)
+def _expert_card(
+    hand: np.uint64, legal: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, bids: tuple,
+    won: tuple, first: int, second: int, third: int, switches: int, numbers: tuple, suits: tuple, spade_ace: int,
+    spade_king: int, trumps_out: bool, extra: int, voids: tuple, bags: int, bag_limit: int,
+) -> int:  # fmt: skip
+    """The `expert` decision for one table; `voids` are the relative seats' 4-bit void masks."""
+    if bids[ME] == 0 and is_on(switches, NIL_PLAY):
+        return tips_card(hand, legal, unseen, position, last, trick, bids, won, first, second, third, switches,
+                         numbers, suits, spade_ace, spade_king, trumps_out)  # fmt: skip
+    best, holder = first, 0
+    if position == 0:
+        best, holder = -1, -1
+    if position >= 2 and beats(second, best, suits):
+        best, holder = second, 1
+    if position >= 3 and beats(third, best, suits):
+        best, holder = third, 2
+    following = position > 0 and legal & suit_of(first, suits) != ZERO
+
+    contract = max(bids[ME], 0) + max(bids[PARTNER], 0)
+    contract_tricks = (won[ME] if bids[ME] > 0 else 0) + (won[PARTNER] if bids[PARTNER] > 0 else 0)
+    contract_made = contract > 0 and contract_tricks >= contract
+    covering = is_on(switches, COVER) and bids[PARTNER] == 0 and won[PARTNER] == 0
+    left_nil = bids[LEFT] == 0 and won[LEFT] == 0
+    right_nil = bids[RIGHT] == 0 and won[RIGHT] == 0
+
+    setting = False
+    if contract_made and is_on(extra, KEEP_SETTING):
+        their_contract = max(bids[LEFT], 0) + max(bids[RIGHT], 0)
+        their_tricks = (won[LEFT] if bids[LEFT] > 0 else 0) + (won[RIGHT] if bids[RIGHT] > 0 else 0)
+        short = their_contract - their_tricks
+        setting = their_contract > 0 and 0 < short <= 13 - trick and bags + contract_tricks - contract < bag_limit
+    ducking = contract_made and not setting
+
+    if position == 0:
+        if covering and is_on(extra, SAFE_COVER):
+            card = _safe_coverage_lead(legal, unseen, voids[PARTNER], suits)
+            if card >= 0:
+                return card
+        hunting = left_nil or right_nil
+        if not covering and hunting and is_on(extra, HUNT_VOIDS) and is_on(switches, TIP9):
+            nil_voids = (voids[LEFT] if left_nil else 0) | (voids[RIGHT] if right_nil else 0)
+            allowed = legal & ~void_cards(nil_voids, suits)
+            if allowed != ZERO and allowed != legal:
+                return lead_against_nil(allowed, hand, suits, spade_ace)
+        return lead_card(
+            legal, hand, unseen, trick, switches, numbers, suits, spade_ace, spade_king, covering, hunting,
+            contract, ducking, trumps_out,
+        )  # fmt: skip
+    right_card = in_order(position - 1, first, second, third)
+    partner_card = in_order(position - 2, first, second, third)
+    left_card = in_order(position - 3, first, second, third)
+    if covering:
+        card = cover_partner(legal, partner_card, holder == position - 2, best, following, suits)
+        if card >= 0:
+            return card
+    if is_on(switches, SET_NIL):
+        to_void = is_on(switches, TIP10)
+        if right_nil:
+            card = set_opposing_nil(legal, hand, unseen, right_card, holder == position - 1, best, following,
+                                    to_void, suits)  # fmt: skip
+            if card >= 0:
+                return card
+        if left_nil:
+            card = set_opposing_nil(legal, hand, unseen, left_card, holder == position - 3, best, following,
+                                    to_void, suits)  # fmt: skip
+            if card >= 0:
+                return card
+    if ducking and is_on(switches, TIP7):
+        return duck_card(legal, last, best, following, hand, unseen, is_on(switches, TIP10), suits)
+    partner_led_ace = position == 2 and holder == 0 and is_ace(first, suits, spade_ace)
+    return _expert_follow(
+        legal, hand, unseen, position, last, trick, best, first, partner_card, holder == position - 2,
+        partner_led_ace, following, switches, numbers, extra, suits, voids[LEFT], contract - contract_tricks,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def expert_kernel(
+    hands: np.ndarray, legal: np.ndarray, seats: np.ndarray, bids: np.ndarray, won: np.ndarray,
+    on_table: np.ndarray, played: np.ndarray, history: np.ndarray, history_seats: np.ndarray, bags: np.ndarray,
+    players: int, position: int, trick: int, switches: int, numbers: tuple, extra: int, bag_limit: int,
+    suits: tuple, spade_ace: int, spade_king: int,
+) -> np.ndarray:  # fmt: skip
+    """The `expert` card of every table of a batch (the layout of the tips' kernel, plus bags and voids)."""
+    full = suits[0] | suits[1] | suits[2] | suits[3]
+    out = np.empty(hands.shape[0], dtype=np.int64)
+    read = is_on(extra, READ_VOIDS)
+    for t in range(hands.shape[0]):
+        me = seats[t]
+        unseen = full & ~(played[t] | hands[t])
+        if players == 4:
+            partner, left, right, leader = (me + 2) % 4, (me + 1) % 4, (me + 3) % 4, (me + 4 - position) % 4
+            seat_bids = (bids[t, me], bids[t, partner], bids[t, left], bids[t, right])
+            seat_won = (won[t, me], won[t, partner], won[t, left], won[t, right])
+            first, second, third = on_table[t, leader], on_table[t, (leader + 1) % 4], on_table[t, (leader + 2) % 4]
+        else:
+            partner, left = -1, 1 - me
+            right = left
+            seat_bids = (bids[t, me], -1, -1, bids[t, right])
+            seat_won = (won[t, me], 0, 0, won[t, right])
+            first, second, third = on_table[t, (me + position) % 2], -1, -1
+        # Only the voids a rule reads are looked up: the fourth seat's when third, or second and void, the nil's
+        # when leading to or against a live nil, both opponents' for tip 8.
+        big_bid = max(seat_bids[ME], 0) + max(seat_bids[PARTNER], 0) >= numbers[BIG_BID]
+        partner_voids = left_voids = right_voids = 0
+        if position == 0:
+            if big_bid or (read and seat_bids[LEFT] == 0 and seat_won[LEFT] == 0):
+                left_voids = voids_of_seat(history[t], history_seats[t], players, left, suits)
+            if big_bid or (read and seat_bids[RIGHT] == 0 and seat_won[RIGHT] == 0):
+                right_voids = voids_of_seat(history[t], history_seats[t], players, right, suits)
+            if read and seat_bids[PARTNER] == 0 and seat_won[PARTNER] == 0:
+                partner_voids = voids_of_seat(history[t], history_seats[t], players, partner, suits)
+        elif read and position < players - 1 and _reads_fourth_seat(legal[t], position, first, second, suits):
+            left_voids = voids_of_seat(history[t], history_seats[t], players, left, suits)
+        trumps_out = False
+        if position == 0 and big_bid:
+            trumps_out = _opponents_out_of_trumps(left_voids, right_voids, unseen, suits)
+        rel = (0, partner_voids, left_voids, right_voids) if read else (0, 0, 0, 0)
+        out[t] = _expert_card(
+            hands[t], legal[t], unseen, position, position == players - 1, trick, seat_bids, seat_won,
+            first, second, third, switches, numbers, suits, spade_ace, spade_king, trumps_out, extra, rel,
+            bags[t, me % 2], bag_limit,
+        )  # fmt: skip
+    return out
+
+
+@njit(cache=True, inline="always")
+def _reads_fourth_seat(legal: np.uint64, position: int, first: int, second: int, suits: tuple) -> bool:
+    """Whether a rule will read the fourth seat's voids: third seat when partner holds the trick, or an opponent
+    does and this seat can beat it in suit (otherwise it plays low or ruffs whatever the fourth seat holds).
+    The second seat reads none: only its choice of ruff would use them, too seldom to pay for the history."""
+    if position == 1:
+        return False
+    following = legal & suit_of(first, suits) != ZERO
+    partner_holds = not beats(second, first, suits)
+    return partner_holds or (following and winners(legal, second, suits) != ZERO)
+
+
+@njit(cache=True, inline="always")
+def _opponents_out_of_trumps(left_voids: int, right_voids: int, unseen: np.uint64, suits: tuple) -> bool:
+    """Tip 8's test, read from the voids: both opponents have shown out of spades, or no spade is unseen."""
+    if unseen & suits[3] == ZERO:
+        return True
+    return (left_voids >> 3) & 1 == 1 and (right_voids >> 3) & 1 == 1
+
+
+class ExpertPlay:
+    """The `expert` play: the tips plus the additions of `ExpertParams` (see the module docstring).
+
+    The order of the rules is the tips' (`TipsPlay`): own nil, partner's nil, an opponent's nil,
+    contract made, then the seat-by-seat play, with each addition at its place in that order.
+    """
+
+    def __init__(self, params: ExpertParams) -> None:
+        self.params = params
+        self.name = "expert"
+        self.switches = sum(1 << i for i, name in enumerate(SWITCHES) if getattr(params, name))
+        self.numbers = tuple(int(getattr(params, name)) for name in NUMBERS)
+        self.extra = sum(1 << i for i, name in enumerate(EXPERT_SWITCHES) if getattr(params, name))
+
+    def play(self, view: PlayView) -> np.ndarray:
+        suits, spade_ace, spade_king = kernel_deck(view.deck)
+        rules = view.rules
+        threshold = rules.bag_threshold if rules.bag_penalty_enabled else NO_PENALTY
+        bag_limit = threshold - self.params.bag_margin
+        if view.position in (0, 2):
+            history, history_seats = view.plays, view.play_seats
+        else:  # no table of the batch reads a void at this decision: skip copying the history
+            history = history_seats = np.empty((len(view), 0), dtype=np.int8)
+        return expert_kernel(
+            view.hand, view.legal, view.seat, view.bids, view.tricks_won, view.trick_cards, view.played,
+            history, history_seats, view.bags, view.players, view.position, view.trick, self.switches,
+            self.numbers, self.extra, bag_limit, suits, spade_ace, spade_king,
+        )  # fmt: skip
+
+
+@register("play", "expert", ExpertParams)
+def _expert(params: ExpertParams) -> ExpertPlay:
+    """A strong human's play: the tips plus voids memory, third hand high, ruffs, covers, setting, safe nil leads."""
+    return ExpertPlay(params)

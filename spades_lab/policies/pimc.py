@@ -1,0 +1,203 @@
+"""The `pimc` card play: perfect-information Monte Carlo search on the double-dummy solver.
+
+At a play decision the seat does not know the other hands, but it knows a lot about them: the
+cards it holds, every card played, how many cards each seat still holds and which suits each seat
+has shown out of. `pimc` samples `worlds` deals of the unseen cards consistent with all of that
+(`spades_lab.policies.worlds`), asks the double-dummy solver (`spades_lab.dd`) for the tricks its
+side takes after each legal card in each world, turns those tricks into the hand's score and
+plays the card with the best mean. Ties go to the cheaper card (a side card before a trump, then
+the lower rank).
+
+The score is the side's hand score minus the opponents' (contract made or set, bags and the bag
+penalty they bring on, from the rules' own scoring, `spades_lab.engine.scoring`), not raw tricks:
+once the contract is made a trick more is a bag, and near the penalty a bag costs 100. The
+opponents' score counts because a set of their contract is worth as much as a make of ours.
+
+Where the solver does not answer the question, the seat plays the `expert` card instead (its
+parameters are the expert's, so `pimc(-keep_setting)` changes the fallback):
+
+- while more than `max_tricks` tricks remain: a full-deal double-dummy solve takes from a tenth of
+  a second to many seconds, far too slow for `worlds` solves per decision; endings are milliseconds;
+- while a nil bid is live at the table: the solver's value is the side's tricks, which does not say
+  who takes them (a nil's fate is decided by which seat wins);
+- in Duel, and with a single legal card (nothing to choose).
+
+Worlds come from each table's own random stream for the decision (`view.uniform`), so a game
+plays the same cards whatever the batch, worker or chunk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+import numpy as np
+
+from spades_lab import dd
+from spades_lab.engine import PlayView
+from spades_lab.engine.scoring import score_hands
+from spades_lab.policies.expert import ExpertParams, ExpertPlay
+from spades_lab.policies.memory import voids_batch
+from spades_lab.policies.registry import register
+from spades_lab.policies.worlds import sample_worlds, world_keys
+
+
+@dataclass(frozen=True)
+class PimcParams(ExpertParams):
+    """The expert's parameters (its play is the fallback), then the search's."""
+
+    worlds: int = 32  # deals of the unseen cards sampled per decision
+    max_tricks: int = 7  # search only while at most this many tricks remain (the rest is the expert's)
+
+
+_SOLVERS: dict[Any, Any] = {}
+
+
+def _solver(rules: Any) -> Any:
+    """One solver per process and rules: it owns the transposition table, reused across calls."""
+    if rules not in _SOLVERS:
+        _SOLVERS[rules] = dd.Solver(rules)
+    return _SOLVERS[rules]
+
+
+def score_by_tricks(rules: Any, bids: np.ndarray, won: np.ndarray, bags: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    """[n, 14]: the acting side's hand score minus the opponents' if the side ends with k = 0..13 tricks.
+
+    The tricks still to come go to a non-nil seat of each side (the tables searched have no live nil;
+    a broken nil's further tricks would only move bags between its own side's seats' counts).
+    """
+    n = len(seat)
+    players = bids.shape[1]
+    partner = (seat + 2) % players
+    left, right = (seat + 1) % players, (seat + 3) % players
+    rows = np.arange(n)
+    ours_now = won[rows, seat] + won[rows, partner]
+    total_now = won.sum(axis=1)
+    theirs_now = total_now - ours_now
+    to_ours = np.where(bids[rows, seat] != 0, seat, partner)
+    to_theirs = np.where(bids[rows, left] != 0, left, right)
+    k = np.arange(14)
+    tricks = np.repeat(won[:, None, :], 14, axis=1).astype(np.int64)  # [n, 14, seats]
+    ours_more = np.maximum(k[None, :] - ours_now[:, None], 0)
+    theirs_more = np.maximum((13 - k)[None, :] - theirs_now[:, None], 0)
+    tricks[rows[:, None], k[None, :], to_ours[:, None]] += ours_more
+    tricks[rows[:, None], k[None, :], to_theirs[:, None]] += theirs_more
+    flat = score_hands(rules, np.repeat(bids, 14, axis=0), tricks.reshape(n * 14, players), np.repeat(bags, 14, axis=0))
+    points = flat.points.reshape(n, 14, 2)
+    side = seat % 2
+    return points[rows, :, side] - points[rows, :, 1 - side]
+
+
+def cheapest(cards: np.ndarray, suit_of: np.ndarray, rank_of: np.ndarray) -> np.ndarray:
+    """Per row of a [n, 52] bool array, the cheapest card: a side card before a trump, then the lowest rank."""
+    cost = np.where(suit_of == 3, 100, 0) + rank_of * 4 + suit_of  # [52]
+    return np.argmin(np.where(cards, cost[None, :], 10_000), axis=1)
+
+
+class PimcPlay:
+    """Sample worlds, value every legal card double dummy in each, play the best mean hand score."""
+
+    def __init__(self, params: PimcParams) -> None:
+        self.params = params
+        self.name = "pimc"
+        expert_fields = {f.name for f in fields(ExpertParams)}
+        self.expert = ExpertPlay(ExpertParams(**{k: v for k, v in vars(params).items() if k in expert_fields}))
+        self.searched = 0
+        """Decisions searched so far by this object (the `pimc` bench workload reports them per second)."""
+
+    def play(self, view: PlayView) -> np.ndarray:
+        cards = np.array(self.expert.play(view), dtype=np.int64)
+        remaining = 13 - view.trick
+        if view.players != 4 or remaining > self.params.max_tricks or self.params.worlds < 1:
+            return cards
+        bids, won = view.bids, view.tricks_won
+        live_nil = ((bids == 0) & (won == 0)).any(axis=1)
+        legal = view.legal
+        choices = np.bitwise_count(legal)
+        search = np.flatnonzero(~live_nil & (choices > 1))
+        if len(search) == 0:
+            return cards
+        cards[search] = self._search(view, search)
+        self.searched += len(search)
+        return cards
+
+    def _search(self, view: PlayView, rows: np.ndarray) -> np.ndarray:
+        rules, deck = view.rules, view.deck
+        worlds = self.params.worlds
+        seat = view.seat[rows].astype(np.int64)
+        hand = view.hand[rows]
+        played = view.played[rows]
+        plays, play_seats = view.plays[rows], view.play_seats[rows]
+        m = len(rows)
+        full = np.uint64(sum(int(x) for x in deck.suit_masks))
+        unseen = full & ~(played | hand)
+        # cards still held per seat: 13 minus its plays (the history includes the trick in progress)
+        held = 13 - np.stack([(play_seats == s).sum(axis=1) for s in range(4)], axis=1)
+        room = held.astype(np.int64)
+        room[np.arange(m), seat] = 0
+        voids = voids_batch(plays, play_seats, 4, deck)
+        masks = np.asarray(deck.suit_masks, dtype=np.uint64)
+        forbidden = np.zeros((m, 4), dtype=np.uint64)
+        for s in range(4):
+            for suit in range(4):
+                shown = (voids >> (4 * s + suit)) & 1 == 1
+                forbidden[shown, s] |= masks[suit]
+        known = np.zeros((m, 4), dtype=np.uint64)
+        known[np.arange(m), seat] = hand
+        keys = world_keys(view.uniform(1)[rows])
+        hands = sample_worlds(keys, known, np.ascontiguousarray(unseen), room, forbidden, worlds)  # [m, W, 4]
+
+        leader = view.leader[rows].astype(np.int64)
+        on_table = view.trick_cards[rows]
+        position = view.position
+        trick = np.full((m, 4), -1, dtype=np.int64)
+        for k in range(position):
+            trick[:, k] = on_table[np.arange(m), (leader + k) % 4]
+        broken = view.spades_broken[rows].astype(bool)
+
+        values = dd.card_values(
+            hands.reshape(m * worlds, 4), np.repeat(trick, worlds, axis=0), np.repeat(leader, worlds),
+            np.repeat(broken, worlds), solver=_solver(rules),
+        ).reshape(m, worlds, 52).astype(np.int64)  # fmt: skip
+        score = score_by_tricks(rules, view.bids[rows], view.tricks_won[rows], view.bags[rows], seat)  # [m, 14]
+        won = view.tricks_won[rows]
+        ours_now = won[np.arange(m), seat] + won[np.arange(m), (seat + 2) % 4]
+        return choose_cards(values, score, ours_now, view.legal[rows], deck)
+
+
+def choose_cards(
+    values: np.ndarray, score: np.ndarray, ours_now: np.ndarray, legal: np.ndarray, deck: Any
+) -> np.ndarray:
+    """The card with the best mean hand score over the worlds; ties to the cheapest (see `cheapest`).
+
+    `values` [m, worlds, 52]: the side's DD tricks from the current trick on per card (-1 illegal);
+    `score` [m, 14]: the side's score minus the opponents' by the side's final tricks; `ours_now` [m]:
+    tricks the side has already; `legal` [m] card masks.
+    """
+    m, worlds, _ = values.shape
+    final = np.clip(ours_now[:, None, None] + values, 0, 13)
+    points = np.take_along_axis(score[:, None, :], final.reshape(m, 1, worlds * 52), axis=2).reshape(m, worlds, 52)
+    mean = points.mean(axis=1)
+    playable = (np.asarray(legal, dtype=np.uint64)[:, None] >> np.arange(52, dtype=np.uint64)[None, :]) & np.uint64(
+        1
+    ) == 1
+    playable &= (values >= 0).all(axis=1)
+    best = np.where(playable, mean, -np.inf).max(axis=1)
+    ties = playable & (mean >= best[:, None] - 1e-9)
+    return cheapest(ties, deck.suit_of.astype(np.int64), _ranks(deck))
+
+
+def _ranks(deck: Any) -> np.ndarray:
+    """0 for a suit block's weakest card up to 12 for its strongest, per card id."""
+    ranks = np.zeros(52, dtype=np.int64)
+    for mask in deck.suit_masks:
+        ids = [i for i in range(52) if int(mask) >> i & 1]
+        for r, i in enumerate(ids):
+            ranks[i] = r + 13 - len(ids)
+    return ranks
+
+
+@register("play", "pimc", PimcParams)
+def _pimc(params: PimcParams) -> PimcPlay:
+    """Perfect-information Monte Carlo on the double-dummy solver over sampled worlds (expert play elsewhere)."""
+    return PimcPlay(params)

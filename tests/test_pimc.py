@@ -1,0 +1,82 @@
+"""The `pimc` play: worlds consistent with what the seat saw, hand score rather than tricks, ties to the
+cheaper card, and a searched decision in a real ending (the double-dummy solver compiles on first use)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from spades_lab import Rules, make_player, make_players, simulate_hands
+from spades_lab.cards import STANDARD_DECK
+from spades_lab.engine.position import position_view
+from spades_lab.engine.protocol import ask_plays
+from spades_lab.policies.pimc import choose_cards, score_by_tricks
+from spades_lab.policies.worlds import sample_worlds, world_keys
+
+DECK = STANDARD_DECK
+SUITS = np.asarray(DECK.suit_masks, dtype=np.uint64)
+
+
+def test_worlds_respect_hand_sizes_voids_and_seed() -> None:
+    """Seat 0 holds 4 cards; 12 unseen cards go 4-4-4 to seats 1-3, seat 1 has shown out of hearts and spades."""
+    mine = DECK.mask("AS KS AH 2C".split())
+    unseen = np.uint64(DECK.mask("3C 4C 5C 6C 2D 3D 4D 5D 2H 3H 2S 3S".split()))
+    known = np.array([[mine, 0, 0, 0]], dtype=np.uint64)
+    room = np.array([[0, 4, 4, 4]], dtype=np.int64)
+    forbidden = np.array([[0, SUITS[2] | SUITS[3], 0, 0]], dtype=np.uint64)
+    keys = world_keys(np.array([0.25]))
+    worlds = sample_worlds(keys, known, np.array([unseen]), room, forbidden, 64)[0]
+    assert worlds.shape == (64, 4)
+    for hands in worlds:
+        assert int(hands[0]) == mine
+        assert [int(np.bitwise_count(h)) for h in hands[1:]] == [4, 4, 4]
+        assert int(hands[1] | hands[2] | hands[3]) == int(unseen)
+        assert int(hands[1] & (SUITS[2] | SUITS[3])) == 0  # no heart or spade for the seat that showed out
+    assert len({tuple(int(x) for x in w) for w in worlds}) > 10  # the worlds differ
+    again = sample_worlds(keys, known, np.array([unseen]), room, forbidden, 64)[0]
+    assert np.array_equal(worlds, again)  # the same key gives the same worlds
+
+
+def test_score_by_tricks_is_the_hand_score_difference() -> None:
+    """Seat 0 bid 4, partner 3 (contract 7); opponents 3 + 3. Worked by hand with the standard scoring."""
+    bids = np.array([[4, 3, 3, 3]])
+    won = np.array([[3, 2, 2, 2]])  # 9 tricks played: the side has 5, the opponents 4
+    score = score_by_tricks(Rules(), bids, won, np.array([[0, 0]]), np.array([0]))[0]
+    assert score[7] == 70 - 60  # made exactly; they take 6 and make theirs
+    assert score[8] == 71 - (-60)  # one bag, and they are set
+    assert score[6] == -70 - 61  # set; they make 6 with a bag
+    nine_bags = score_by_tricks(Rules(), bids, won, np.array([[9, 0]]), np.array([0]))[0]
+    assert nine_bags[8] == (71 - 100) - (-60)  # the tenth bag costs the penalty
+
+
+def test_choice_is_by_score_not_tricks_and_ties_go_cheap() -> None:
+    """Contract 7 against the opponents' 4 (which they have): card 4C makes the side 8 tricks in every world,
+    9C and TC 7. With 9 bags the 8th trick costs the penalty: 9C (70 - 42 = 28 against 71 - 100 - 41 = -70).
+    Without bags the 8th trick is a point more: 4C (71 - 41 = 30 against 28)."""
+    score = score_by_tricks(Rules(), np.array([[4, 2, 3, 2]]), np.array([[3, 2, 2, 2]]), np.array([[9, 0]]),
+                            np.array([0]))  # fmt: skip
+    values = np.full((1, 4, 52), -1, dtype=np.int64)
+    four, nine, ten = DECK.card_id("4C"), DECK.card_id("9C"), DECK.card_id("TC")
+    values[0, :, four], values[0, :, nine], values[0, :, ten] = 3, 2, 2  # from the current trick on; side has 5
+    legal = np.array([DECK.mask(["4C", "9C", "TC"])], dtype=np.uint64)
+    ours_now = np.array([5])
+    assert choose_cards(values, score, ours_now, legal, DECK).tolist() == [nine]  # 9C and TC tie: the cheaper
+    no_bags = score_by_tricks(Rules(), np.array([[4, 2, 3, 2]]), np.array([[3, 2, 2, 2]]), np.array([[0, 0]]),
+                              np.array([0]))  # fmt: skip
+    assert choose_cards(values, no_bags, ours_now, legal, DECK).tolist() == [four]
+
+
+def test_pimc_searches_an_ending_and_reproduces() -> None:
+    """Trick 11 of a real hand (3 tricks left): pimc searches, plays a legal card, the same one every time."""
+    log = next(iter(simulate_hands(Rules(), make_players("counting+expert"), 8, seed=4)))
+    row = int(np.flatnonzero((log.bids != 0).all(axis=1))[0])  # a hand with no nil: searched
+    plays = [[int(s), DECK.cards[int(c)]] for s, c in zip(log.play_seats[row][:40], log.plays[row][:40])]
+    position = {
+        "dealer": int(log.dealer[row]), "hands": [DECK.labels(int(h)) for h in log.held[row]],
+        "bids": [int(b) for b in log.bids[row]], "plays": plays, "score_before": [0, 0], "bags_before": [0, 0],
+    }  # fmt: skip
+    view = position_view(position)
+    player = make_player("counting+pimc(worlds=8)")
+    card = int(ask_plays(player, view)[0])
+    assert int(view.legal[0]) >> card & 1 == 1
+    assert player.player.searched == (1 if int(np.bitwise_count(view.legal[0])) > 1 else 0)
+    assert int(ask_plays(make_player("counting+pimc(worlds=8)"), position_view(position))[0]) == card
