@@ -285,7 +285,7 @@ when another is off (two doing the same job) shows up here as worth little.
              f"{RULES.hand_cap} hands (a stopped game counts as unfinished, never as a win).")  # fmt: skip
     write_readme(out, title="Strong players: expert against tips",
                  question="Does the `expert` card play beat the cheat sheet's `tips` play, and by how much?",
-                 claim="The tips (HEURISTICS.md section 5) read literally: spare only partner's led ace, always duck "
+                 claim="The tips (docs/strategies.md) read literally: spare only partner's led ace, always duck "
                        "under partner, never ruff second, throw kings to make voids, duck every trick once the "
                        "contract is made.",
                  answer=answer, body=body, cmd=cmd, setup=setup, seconds=timer.seconds, plots=[plot.name],

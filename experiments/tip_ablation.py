@@ -139,7 +139,7 @@ rate, the nil rules come {nil_ranks} of {len(tips)}, although they act only on t
 reference match shows how far the whole set of tips is from simple greedy play."""
     cmd = command(NAME, scale, out_dir, workers)
     setup = (f"{len(matches)} duplicate tournaments of {games:,} deals each, standard rules, games stopped at "
-             f"{RULES.hand_cap} hands; tip numbers follow HEURISTICS.md section 5, the nil rules section 6.")  # fmt: skip
+             f"{RULES.hand_cap} hands; tips numbered as in docs/strategies.md (the nil rules after them).")  # fmt: skip
     write_readme(out, title="What is each play tip worth?",
                  question="What is each play tip worth?",
                  claim="Eleven card-play tips (\"Votre partenaire entame un as et vous êtes chicane : ne coupez pas\", "
