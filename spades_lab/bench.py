@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from spades_lab.engine import simulate_games, simulate_hands
 from spades_lab.policies import make_players
+from spades_lab.policies.pimc import PimcPlay
 from spades_lab.rules import Rules, preset
 
 
@@ -55,7 +56,9 @@ def _pimc_hands(n: int, seed: int) -> dict[str, int]:
     """Single hands of counting+pimc (seats 0+2) against counting+expert; counts the searched decisions."""
     players = make_players(["counting+pimc", "counting+expert"])
     hands = sum(len(log) for log in simulate_hands(Rules(), players, n, seed))
-    return {"hands": hands, "decisions": players[0].player.searched}
+    pimc = players[0].player
+    assert isinstance(pimc, PimcPlay)
+    return {"hands": hands, "decisions": pimc.searched}
 
 
 def _dd_deals(n: int, seed: int) -> dict:
