@@ -144,7 +144,7 @@ class PimcPlay:
                 forbidden[shown, s] |= masks[suit]
         known = np.zeros((m, 4), dtype=np.uint64)
         known[np.arange(m), seat] = hand
-        keys = world_keys(view.uniform(1)[rows])
+        keys = world_keys(view.uniform(0)[rows])  # the decision's one draw: the expert part draws none
         hands = sample_worlds(keys, known, np.ascontiguousarray(unseen), room, forbidden, worlds)  # [m, W, 4]
 
         leader = view.leader[rows].astype(np.int64)
