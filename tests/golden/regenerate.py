@@ -24,7 +24,7 @@ from spades_lab.policies import make_players  # noqa: E402
 from spades_lab.rules import PRESETS  # noqa: E402
 from spades_lab.tournament import tournament  # noqa: E402
 
-PLAYERS = ("random", "counting+tips")
+PLAYERS = ("random", "counting+tips", "counting+expert")
 HANDS = 3
 SEED = 2026
 TOURNAMENT = {
