@@ -69,11 +69,27 @@ def _dd_deals(n: int, seed: int) -> dict:
 
 
 WORKLOADS: dict[str, tuple[Callable[[int, int], int | tuple[int, dict] | dict], int, str]] = {
-    "random": (_random_hands, 2_000_000, "4-player hands, uniformly random bids and legal plays, deal and scoring included"),
+    "random": (
+        _random_hands,
+        2_000_000,
+        "4-player hands, uniformly random bids and legal plays, deal and scoring included",
+    ),
     "duel": (_duel_hands, 2_000_000, "2-player Duel hands: random draft, bids and legal plays, scoring included"),
-    "heuristic": (_heuristic_games, 1_000_000, "complete games, all seats counting+tips (nil, bag-aware, tips, coverage)"),
-    "batch_env": (_batch_env, 400_000, "BatchEnv, 4096 tables, random legal actions from the masks (decisions/s; OpenSpiel beside it)"),
-    "expert": (_expert_games, 1_000_000, "complete games, all seats counting+expert (the tips plus the expert additions)"),
+    "heuristic": (
+        _heuristic_games,
+        1_000_000,
+        "complete games, all seats counting+tips (nil, bag-aware, tips, coverage)",
+    ),
+    "batch_env": (
+        _batch_env,
+        400_000,
+        "BatchEnv, 4096 tables, random legal actions from the masks (decisions/s; OpenSpiel beside it)",
+    ),
+    "expert": (
+        _expert_games,
+        1_000_000,
+        "complete games, all seats counting+expert (the tips plus the expert additions)",
+    ),
     "pimc": (_pimc_hands, 200, "single hands, counting+pimc vs counting+expert; also decisions_per_s (searched plays)"),
     "dd": (_dd_deals, 30, "double-dummy solves of full deals, one core; deals/s, median/p99 ms, DDS alongside"),
 }
@@ -97,7 +113,15 @@ def _run(name: str, n: int, seed: int, queue) -> None:
         hands, extra = out if isinstance(out, tuple) else (out, {})
     if "decisions" in extra:
         extra = extra | {"decisions_per_s": round(extra["decisions"] / elapsed, 1)}
-    queue.put({"hands": hands, "seconds": round(elapsed, 3), "hands_per_s": round(hands / elapsed), "peak_mib": round(peak_mib, 1), **extra})
+    queue.put(
+        {
+            "hands": hands,
+            "seconds": round(elapsed, 3),
+            "hands_per_s": round(hands / elapsed),
+            "peak_mib": round(peak_mib, 1),
+            **extra,
+        }
+    )
 
 
 def run_bench(names: list[str] | None = None, hands: int | None = None, seed: int = 0) -> dict[str, dict]:

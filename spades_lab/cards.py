@@ -87,7 +87,9 @@ class Deck:
         gone = {parse_card(c) for c in removed}
         blocks: list[list[str]] = []
         for suit in (CLUBS, DIAMONDS, HEARTS):
-            blocks.append([r + SUITS[suit] for r in RANKS if r + SUITS[suit] not in gone and r + SUITS[suit] not in trump])
+            blocks.append(
+                [r + SUITS[suit] for r in RANKS if r + SUITS[suit] not in gone and r + SUITS[suit] not in trump]
+            )
         blocks.append(list(reversed(trump)))
         cards = tuple(c for block in blocks for c in block)
         if len(cards) != 52 or len(set(cards)) != 52:

@@ -58,7 +58,9 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.hands is not None:
         logs = simulate_hands(rules, players, args.hands, args.seed, batch_size=args.batch_size)
     else:
-        logs = simulate_games(rules, players, args.games, args.seed, batch_size=args.batch_size, max_hands=args.max_hands)
+        logs = simulate_games(
+            rules, players, args.games, args.seed, batch_size=args.batch_size, max_hands=args.max_hands
+        )
     try:
         for log in logs:
             stats.add(log)
@@ -86,7 +88,9 @@ def _simulate(args: argparse.Namespace) -> int:
     print(f"players by seat: {', '.join(p.name for p in players)}; rules: {rules.preset_name() or 'custom'}")
     print(f"{stats.hands} hands in {elapsed:.2f} s ({stats.hands / elapsed:,.0f} hands/s)", end="")
     if args.games is not None:
-        print(f"; {stats.games_over} games finished, {stats.games_unfinished} stopped unfinished (hand cap or max hands)")
+        print(
+            f"; {stats.games_over} games finished, {stats.games_unfinished} stopped unfinished (hand cap or max hands)"
+        )
     else:
         print()
     table = pd.DataFrame(stats.rows()).set_index("seats").drop(columns=["partnership", "hands"])
@@ -117,7 +121,9 @@ def _rules(args: argparse.Namespace) -> int:
     if args.list or not args.preset:
         for name, rules in PRESETS.items():
             changed = {k: v for k, v in rules.to_dict().items() if v != PRESETS["standard"].to_dict()[k]}
-            print(f"{name:12s} {', '.join(f'{k}={v}' for k, v in changed.items()) or 'the default rules (docs/rules.md)'}")
+            print(
+                f"{name:12s} {', '.join(f'{k}={v}' for k, v in changed.items()) or 'the default rules (docs/rules.md)'}"
+            )
         return 0
     print(load_rules(args.preset).to_toml(), end="")
     return 0
@@ -197,7 +203,9 @@ def _tournament(args: argparse.Namespace) -> int:
     print()
     print(_table(result.matchups[pairs]))
     print(_legend(shown + pairs))
-    print(f"{result.total_games} games, {result.total_hands} hands; {speed if result.hands_played else 'nothing left to play'}")
+    print(
+        f"{result.total_games} games, {result.total_hands} hands; {speed if result.hands_played else 'nothing left to play'}"
+    )
     print(f"results in {result.out}/")
     return 0
 
@@ -339,17 +347,31 @@ def build_parser() -> argparse.ArgumentParser:
     size.add_argument("--games", type=POSITIVE, help="complete games")
     sim.add_argument("--seed", type=int, required=True, help="seed of every deal and random choice")
     sim.add_argument("--rules", default="standard", help=f"preset ({', '.join(PRESETS)}) or a .toml/.json file")
-    sim.add_argument("--player", action="append", help="player name: once for all seats, twice (0+2, 1+3) or 4 times (default: random)")
+    sim.add_argument(
+        "--player",
+        action="append",
+        help="player name: once for all seats, twice (0+2, 1+3) or 4 times (default: random)",
+    )
     sim.add_argument("--records", help="write every hand as JSON Lines (hand records, docs/records.md) to this file")
-    sim.add_argument("--hand-cap", type=POSITIVE, help="stop games after this many hands as unfinished (default: the rules' own; none in standard)")
-    sim.add_argument("--batch-size", type=POSITIVE, default=DEFAULT_BATCH, help="tables per batch (results do not depend on it)")
+    sim.add_argument(
+        "--hand-cap",
+        type=POSITIVE,
+        help="stop games after this many hands as unfinished (default: the rules' own; none in standard)",
+    )
+    sim.add_argument(
+        "--batch-size", type=POSITIVE, default=DEFAULT_BATCH, help="tables per batch (results do not depend on it)"
+    )
     sim.add_argument("--max-hands", type=_max_hands, default=MAX_HANDS, help=MAX_HANDS_HELP)
-    sim.add_argument("--json", action="store_true", help="print one JSON object (per-side figures, speed) instead of tables")
+    sim.add_argument(
+        "--json", action="store_true", help="print one JSON object (per-side figures, speed) instead of tables"
+    )
     sim.set_defaults(func=_simulate)
 
     bench = sub.add_parser("bench", help="measure hands/s and peak memory of the named workloads")
     bench.add_argument("--json", action="store_true", help="print one JSON object keyed by workload")
-    bench.add_argument("--workload", action="append", help="run only this workload (repeatable; default: every workload)")
+    bench.add_argument(
+        "--workload", action="append", help="run only this workload (repeatable; default: every workload)"
+    )
     bench.add_argument("--hands", type=POSITIVE, help="hands per workload (default: each workload's own)")
     bench.add_argument("--seed", type=int, default=0, help="seed of the benchmark's deals")
     bench.set_defaults(func=_bench)
@@ -377,14 +399,24 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--seed", type=int, required=True, help="seed of every deal and random choice")
     tour.add_argument("--out", required=True, help="results directory; running again resumes it, more games grow it")
     tour.add_argument("--rules", default="standard", help=f"preset ({', '.join(PRESETS)}) or a .toml/.json file")
-    tour.add_argument("--hand-cap", type=POSITIVE, help="stop games after this many hands as unfinished (default: the rules' own; none in standard)")
+    tour.add_argument(
+        "--hand-cap",
+        type=POSITIVE,
+        help="stop games after this many hands as unfinished (default: the rules' own; none in standard)",
+    )
     tour.add_argument("--duplicate", action="store_true", help="play every game id twice, partnerships swapped")
     tour.add_argument("--workers", type=NON_NEGATIVE, default=0, help="local worker processes (default: all cores)")
     tour.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://HOST:8786 (instead of local workers)")
-    tour.add_argument("--chunk-games", type=POSITIVE, default=DEFAULT_CHUNK_GAMES, help="game ids per chunk (the unit of resumption)")
-    tour.add_argument("--batch-size", type=POSITIVE, default=DEFAULT_BATCH, help="tables per batch (results do not depend on it)")
+    tour.add_argument(
+        "--chunk-games", type=POSITIVE, default=DEFAULT_CHUNK_GAMES, help="game ids per chunk (the unit of resumption)"
+    )
+    tour.add_argument(
+        "--batch-size", type=POSITIVE, default=DEFAULT_BATCH, help="tables per batch (results do not depend on it)"
+    )
     tour.add_argument("--max-hands", type=_max_hands, default=MAX_HANDS, help=MAX_HANDS_HELP)
-    tour.add_argument("--no-hands", action="store_true", help="no per-hand table: flat memory, disk grows with games only")
+    tour.add_argument(
+        "--no-hands", action="store_true", help="no per-hand table: flat memory, disk grows with games only"
+    )
     tour.add_argument("--records", action="store_true", help="also write every hand to records.jsonl (hand records)")
     tour.add_argument("--fresh", action="store_true", help="delete this tool's files in --out first")
     tour.add_argument("--json", action="store_true", help="print the summary and matchups as one JSON object")
@@ -413,7 +445,9 @@ def build_parser() -> argparse.ArgumentParser:
     game.add_argument("--opponents", help="the opponents' player name (default as --partner)")
     game.add_argument("--seed", type=int, help="the game's seed (default: from the clock, printed)")
     game.add_argument("--clock", type=float, help="seconds per decision; at expiry the table plays for you")
-    game.add_argument("--save", default="spades-lab-game.jsonl", help="hand-record file of the finished hands ('none': no file)")
+    game.add_argument(
+        "--save", default="spades-lab-game.jsonl", help="hand-record file of the finished hands ('none': no file)"
+    )
     game.set_defaults(func=_play)
 
     run = sub.add_parser("run", help="the main job: a default match, results and plots in --out")

@@ -117,7 +117,10 @@ class Rules:
         _points("blind_nil_trail", self.blind_nil_trail, 0, MAX_SCORE)
         _require(0 <= self.blind_nil_exchange <= 3, "blind_nil_exchange", self.blind_nil_exchange, "0, 1, 2 or 3 cards")
         _require(
-            self.big_contract is None or 1 <= self.big_contract <= 26, "big_contract", self.big_contract, "None or 1..26"
+            self.big_contract is None or 1 <= self.big_contract <= 26,
+            "big_contract",
+            self.big_contract,
+            "None or 1..26",
         )
         _require(
             self.max_team_contract is None or 1 <= self.max_team_contract <= 26,

@@ -466,7 +466,11 @@ def _check_blind_number(seat: int, bid: int, rules: dict, score_before: list[int
 
 
 def _check_bids(
-    record: dict, rules: dict, players: int, blind: list[bool], deal: list[set[str]] | None = None,
+    record: dict,
+    rules: dict,
+    players: int,
+    blind: list[bool],
+    deal: list[set[str]] | None = None,
     deck: RefDeck = STANDARD,
 ) -> list[int]:
     """`bids`: one per seat, each nil (0) or min_bid..max_bid; a blind nil is a nil; side contract limits;
@@ -514,7 +518,9 @@ def _check_bid_rule(bids: list[int], rules: dict, players: int, deal: list[set[s
             pair = [bids[s] for s in seats]
             nils = [b for b in pair if b == 0]
             if len(nils) != 1 or max(pair) < 4:
-                raise RefereeError(f"bids: side {side} bids {pair}; suicide needs exactly one nil and one bid of 4 or more")
+                raise RefereeError(
+                    f"bids: side {side} bids {pair}; suicide needs exactly one nil and one bid of 4 or more"
+                )
         return
     if deal is None:
         raise ValueError(f"bid_rule {rule!r} needs the deal to count spades")
@@ -522,7 +528,9 @@ def _check_bid_rule(bids: list[int], rules: dict, players: int, deal: list[set[s
         spades = sum(1 for c in deal[seat] if deck.suit(c) == SPADES)
         if bid != spades and not (rule == "whiz" and bid == 0):
             allowed = f"nil or {spades}" if rule == "whiz" else f"{spades}"
-            raise RefereeError(f"bids[{seat}]: {bid} under {rule}, but seat {seat} holds {spades} spades; allowed {allowed}")
+            raise RefereeError(
+                f"bids[{seat}]: {bid} under {rule}, but seat {seat} holds {spades} spades; allowed {allowed}"
+            )
 
 
 def _apply_exchange(

@@ -55,14 +55,18 @@ def _check_fields(position: Any, rules: Rules) -> None:
         raise RecordError(f"position field blind must list {seats} true/false flags, got {blind!r}")
     for seat, flag in enumerate(blind):
         if flag and bids[seat] not in (None, 0):
-            raise RecordError(f"position field blind[{seat}] is true but bids[{seat}] = {bids[seat]}: a blind bid is nil (0)")
+            raise RecordError(
+                f"position field blind[{seat}] is true but bids[{seat}] = {bids[seat]}: a blind bid is nil (0)"
+            )
     plays = position.get("plays", [])
     if not isinstance(plays, list):
         raise RecordError(f"position field plays must be a list of [seat, card] pairs, got {plays!r}")
     for step, play in enumerate(plays):
         ok = isinstance(play, list) and len(play) == 2 and _is_int(play[0]) and isinstance(play[1], str)
         if not ok or not 0 <= play[0] < seats:
-            raise RecordError(f"position field plays[{step}] = {play!r} is impossible; allowed: [seat 0..{seats - 1}, card]")
+            raise RecordError(
+                f"position field plays[{step}] = {play!r} is impossible; allowed: [seat 0..{seats - 1}, card]"
+            )
 
 
 def _hands(position: dict[str, Any], deck: Deck, seats: int) -> tuple[np.ndarray, np.ndarray]:

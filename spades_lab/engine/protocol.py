@@ -82,9 +82,7 @@ def _fail(policy: Policy, view: AnyView, row: int, what: str, legal: str) -> Pol
     )
 
 
-def _ask(
-    policy: Policy, method: str, view: AnyView, doing: str, legal: Callable[[int], str], dtype: Any
-) -> np.ndarray:
+def _ask(policy: Policy, method: str, view: AnyView, doing: str, legal: Callable[[int], str], dtype: Any) -> np.ndarray:
     """Call a decision and check the answer's form; a failure names the first table of the batch."""
     try:
         answer = getattr(policy, method)(view)
@@ -105,7 +103,9 @@ def _ask(
 
 
 def _bid_options(legal: np.ndarray) -> Callable[[int], str]:
-    return lambda row: ("nil (0), " if legal[row, 0] else "") + ", ".join(str(b) for b in np.flatnonzero(legal[row]) if b)
+    return lambda row: (
+        ("nil (0), " if legal[row, 0] else "") + ", ".join(str(b) for b in np.flatnonzero(legal[row]) if b)
+    )
 
 
 def _card_options(view: AnyView, mask: np.ndarray) -> Callable[[int], str]:
@@ -185,5 +185,7 @@ def ask_exchange(policy: Policy, view: ExchangeView) -> np.ndarray:
     ok = ((passed & ~hand) == 0) & (np.bitwise_count(passed) == cards)
     if not ok.all():
         row = int(np.argmin(ok))
-        raise _fail(policy, view, row, f"passed {' '.join(view.deck.labels(int(passed[row]))) or 'nothing'}", options(row))
+        raise _fail(
+            policy, view, row, f"passed {' '.join(view.deck.labels(int(passed[row]))) or 'nothing'}", options(row)
+        )
     return passed

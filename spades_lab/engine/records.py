@@ -257,7 +257,13 @@ class _Script:
     name = "record"
 
     def __init__(
-        self, bids: np.ndarray, blind: np.ndarray, passed: np.ndarray, plays: np.ndarray, game: np.ndarray, hand: np.ndarray
+        self,
+        bids: np.ndarray,
+        blind: np.ndarray,
+        passed: np.ndarray,
+        plays: np.ndarray,
+        game: np.ndarray,
+        hand: np.ndarray,
     ) -> None:
         self.bids_by_seat, self.blind_by_seat, self.passed, self.cards = bids, blind, passed, plays
         self.row_of = {(int(g), int(h)): row for row, (g, h) in enumerate(zip(game, hand))}
@@ -370,14 +376,26 @@ def verify(records: list[dict[str, Any]], rules: Rules | str | dict[str, Any] | 
             _check_draft(record, deck)
         record_hands = [sorted(deck.labels(deck.mask(h))) for h in _need(record, "hands")]
         if record_hands != [sorted(h) for h in replayed["hands"]]:
-            raise RecordError(f"game {record.get('game')}, hand {record.get('hand')}: hands disagree with deal and exchange")
+            raise RecordError(
+                f"game {record.get('game')}, hand {record.get('hand')}: hands disagree with deal and exchange"
+            )
         exchange = [[int(a), int(b), deck.cards[deck.card_id(c)]] for a, b, c in record.get("exchange") or []]
         if exchange != replayed["exchange"]:
             raise RecordError(
                 f"game {record.get('game')}, hand {record.get('hand')}: exchange is {record.get('exchange')!r},"
                 f" the passes replay as {replayed['exchange']!r}"
             )
-        for key in ("bids", "blind", "plays", "tricks", "hand_score", "score_after", "bags_after", "game_over", "winner"):
+        for key in (
+            "bids",
+            "blind",
+            "plays",
+            "tricks",
+            "hand_score",
+            "score_after",
+            "bags_after",
+            "game_over",
+            "winner",
+        ):
             mine: Any = record.get(key)
             if key == "blind":  # a record may leave out `blind` (no blind bids)
                 mine = [bool(b) for b in (mine or [False] * rules.players)]

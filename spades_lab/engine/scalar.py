@@ -205,7 +205,9 @@ def _driver(fn: Callable[..., int]) -> Callable[..., None]:
 class CompiledPolicy:
     """A policy from scalar numba functions `play(o, d) -> card id` and/or `bid(o, d) -> bid`."""
 
-    def __init__(self, play: Callable[..., int] | None = None, bid: Callable[..., int] | None = None, name: str = "compiled") -> None:
+    def __init__(
+        self, play: Callable[..., int] | None = None, bid: Callable[..., int] | None = None, name: str = "compiled"
+    ) -> None:
         self.name = name
         self._fns = {"play": play, "bid": bid}
         self._drivers: dict[str, Callable[..., None]] = {}

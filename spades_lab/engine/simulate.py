@@ -156,7 +156,13 @@ class _Seating:
 
 
 def _decide(
-    policies: _Seating, state: State, method: str, view_cls: type, ask: Callable[..., np.ndarray], context: ViewContext, dtype: type
+    policies: _Seating,
+    state: State,
+    method: str,
+    view_cls: type,
+    ask: Callable[..., np.ndarray],
+    context: ViewContext,
+    dtype: type,
 ) -> np.ndarray:
     """Ask each seat's policy at this decision point, for the tables where a seat acts."""
     actor, decision = state.to_act, state.decision
@@ -258,13 +264,16 @@ def simulate_hands(
         game_keys = rng.derive(root, ids)
         dealer = rng.below(game_keys, rng.STREAM_DEALER, rules.players)
         zeros = np.zeros((len(ids), 2), dtype=np.int64)
-        yield play_hand(
-            rules, policies, ids, np.zeros_like(ids), rng.derive(game_keys, 0), dealer, zeros, zeros.copy()
-        )
+        yield play_hand(rules, policies, ids, np.zeros_like(ids), rng.derive(game_keys, 0), dealer, zeros, zeros.copy())
 
 
 def simulate_games(
-    rules: Rules, policies: Sequence[Policy], n_games: int, seed: int, batch_size: int = DEFAULT_BATCH, start: int = 0,
+    rules: Rules,
+    policies: Sequence[Policy],
+    n_games: int,
+    seed: int,
+    batch_size: int = DEFAULT_BATCH,
+    start: int = 0,
     max_hands: int | None = MAX_HANDS,
 ) -> Iterator[HandLog]:
     """Complete games start..start+n_games-1; yields each hand batch as it is played (rows in any order).

@@ -75,6 +75,8 @@ NIL_EXCHANGE_DECISION = 112
 def exchange_cards(rules: Rules, decision: int) -> int:
     """Cards in each pass of the exchange at this decision: blind nil's or plain nil's."""
     return rules.nil_exchange if decision >= NIL_EXCHANGE_DECISION else rules.blind_nil_exchange
+
+
 DRAFT_DECISION = 200
 """Duel draft turn t: DRAFT_DECISION + t."""
 
@@ -103,9 +105,7 @@ def base_bids(rules: Rules) -> np.ndarray:
     return row
 
 
-def legal_bids(
-    rules: Rules, bids: np.ndarray, actor: np.ndarray, spades: np.ndarray | None = None
-) -> np.ndarray:
+def legal_bids(rules: Rules, bids: np.ndarray, actor: np.ndarray, spades: np.ndarray | None = None) -> np.ndarray:
     """[n, 14] bids allowed for each acting seat: nil or min..max, within the side contract limits.
 
     `bids` are the bids so far [n, seats] (-1: not yet); the partner's bid bounds the side contract.
@@ -281,7 +281,9 @@ class State:
             self.hands = kernels.deal(hand_keys, np.uint64(rng.STREAM_DEAL))
         else:
             self.hands = np.zeros((n, 2), dtype=np.uint64)
-        self.stock = kernels.stock(hand_keys, np.uint64(rng.STREAM_DEAL)) if self.drafted else np.zeros((n, 0), np.int64)
+        self.stock = (
+            kernels.stock(hand_keys, np.uint64(rng.STREAM_DEAL)) if self.drafted else np.zeros((n, 0), np.int64)
+        )
         self.discards = np.zeros((n, p), dtype=np.uint64)
         self.draft_keep = shown("draft_keep", (n, 26 if self.drafted else 0), np.bool_, False)
         self.bids = shown("bids", (n, p), np.int64, -1)
@@ -510,7 +512,9 @@ class State:
                 eligible = self.legal_bids[:, 0].copy()
                 if rules.blind_nil_trail:
                     trailing = actor % 2
-                    eligible &= self.scores[tables, 1 - trailing] - self.scores[tables, trailing] >= rules.blind_nil_trail
+                    eligible &= (
+                        self.scores[tables, 1 - trailing] - self.scores[tables, trailing] >= rules.blind_nil_trail
+                    )
             else:
                 eligible = ~self.blind[tables, actor]
             self.to_act = np.where(eligible, actor, -1)
@@ -563,7 +567,11 @@ class State:
             self.blind[:] = blind
         made = int((self.bids[0] >= 0).sum())
         target = next(
-            (i for i, (ph, _, k) in enumerate(self._points) if ph in (Phase.BLIND, Phase.BLIND_BID, Phase.BID) and k == made),
+            (
+                i
+                for i, (ph, _, k) in enumerate(self._points)
+                if ph in (Phase.BLIND, Phase.BLIND_BID, Phase.BID) and k == made
+            ),
             None,
         )
         if target is None:

@@ -74,7 +74,13 @@ class _View:
     __slots__ = ("rules", "deck", "decision", "players", "_pub", "_rows", "_seat", "_draws")
 
     def __init__(
-        self, state: State, rows: np.ndarray | None, seat: np.ndarray, decision: int, context: ViewContext, draws: int = 1
+        self,
+        state: State,
+        rows: np.ndarray | None,
+        seat: np.ndarray,
+        decision: int,
+        context: ViewContext,
+        draws: int = 1,
     ) -> None:
         self.rules: Rules = copy.copy(context.rules)
         self.deck: Deck = context.deck
@@ -162,7 +168,9 @@ class _View:
         independent choices can share a draw u: use u < p for the first and (u / p) for the second.
         """
         if not 0 <= draw < len(self._draws):
-            raise ValueError(f"this decision has {len(self._draws)} random draw(s) (0..{len(self._draws) - 1}); got {draw}")
+            raise ValueError(
+                f"this decision has {len(self._draws)} random draw(s) (0..{len(self._draws) - 1}); got {draw}"
+            )
         return self._draws[draw]
 
 
@@ -193,7 +201,13 @@ class _SeenView(_View):
     __slots__ = ("_hand",)
 
     def __init__(
-        self, state: State, rows: np.ndarray | None, seat: np.ndarray, decision: int, context: ViewContext, draws: int = 1
+        self,
+        state: State,
+        rows: np.ndarray | None,
+        seat: np.ndarray,
+        decision: int,
+        context: ViewContext,
+        draws: int = 1,
     ) -> None:
         super().__init__(state, rows, seat, decision, context, draws)
         self._hand = self._gather(state.hands)
@@ -223,7 +237,9 @@ class ExchangeView(_SeenView):
 
     __slots__ = ("_received",)
 
-    def __init__(self, state: State, rows: np.ndarray | None, seat: np.ndarray, decision: int, context: ViewContext) -> None:
+    def __init__(
+        self, state: State, rows: np.ndarray | None, seat: np.ndarray, decision: int, context: ViewContext
+    ) -> None:
         super().__init__(state, rows, seat, decision, context, max(1, exchange_cards(state.rules, decision)))
         self._received = self._gather(state.received)
 
@@ -255,7 +271,9 @@ class DraftView(_SeenView):
 
     __slots__ = ("_top", "_discards")
 
-    def __init__(self, state: State, rows: np.ndarray | None, seat: np.ndarray, decision: int, context: ViewContext) -> None:
+    def __init__(
+        self, state: State, rows: np.ndarray | None, seat: np.ndarray, decision: int, context: ViewContext
+    ) -> None:
         super().__init__(state, rows, seat, decision, context)
         at = slice(None) if rows is None else rows
         self._top = _ro(state.stock[at, 2 * (decision - DRAFT_DECISION)].copy())
@@ -447,7 +465,9 @@ def table_views(view: Any) -> list[TableView]:
                 seat=int(view.seat[t]),
                 players=p,
                 hand=_labels(deck, obs.hand_ids[t]),
-                legal=_labels(deck, obs.legal_ids[t]) if is_play else [int(b) for b in np.flatnonzero(obs.legal_bids[t])],
+                legal=_labels(deck, obs.legal_ids[t])
+                if is_play
+                else [int(b) for b in np.flatnonzero(obs.legal_bids[t])],
                 bids=[None if b < 0 else int(b) for b in obs.bids[t]],
                 blind=[bool(b) for b in obs.blind[t]],
                 contract=(int(obs.contract[t, 0]), int(obs.contract[t, 1])),

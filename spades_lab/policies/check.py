@@ -155,7 +155,10 @@ def check_policy(
     watcher = _Watcher(target)
     partner = _BlindPartner()
     p = rules.players
-    seatings: dict[str, list[Any]] = {"every seat": [watcher] * p, "beside a blind-nil partner": [watcher] * (p // 2) + [partner] * (p // 2)}
+    seatings: dict[str, list[Any]] = {
+        "every seat": [watcher] * p,
+        "beside a blind-nil partner": [watcher] * (p // 2) + [partner] * (p // 2),
+    }
     every = np.arange(tables)
     for label, seats in seatings.items():
         try:

@@ -77,6 +77,7 @@ assert len(SWITCHES) == 14 and len(NUMBERS) == 5, "keep the kernel's constants i
 
 # --- bits, suits and ranks (scalar, compiled) --------------------------------------------------
 
+
 @njit(cache=True, inline="always")
 def _on(switches: int, rule: int) -> bool:
     """Whether a rule's switch is on in the kernel's bitmask of switches."""

@@ -88,7 +88,9 @@ def _convert(entry: Entry, key: str, raw: str, field_type: str) -> Any:
             return float(raw)
         return raw
     except ValueError:
-        raise PolicyNameError(f"{entry.role} policy {entry.name!r}: parameter {key} needs a {field_type}, got {raw!r}") from None
+        raise PolicyNameError(
+            f"{entry.role} policy {entry.name!r}: parameter {key} needs a {field_type}, got {raw!r}"
+        ) from None
 
 
 _BUILT: dict[tuple[str, str], Any] = {}
@@ -178,7 +180,9 @@ def make_player(spec: str | Player) -> Player:
     while parts and "=" in parts[-1].split("(")[0]:
         role, name = (x.strip() for x in parts.pop().split("=", 1))
         if role not in ("draft", "exchange"):
-            raise PolicyNameError(f"cannot read {role}= in player {spec!r}; extra parts are draft=NAME and exchange=NAME")
+            raise PolicyNameError(
+                f"cannot read {role}= in player {spec!r}; extra parts are draft=NAME and exchange=NAME"
+            )
         extras[role] = name
     if len(parts) == 1:
         bid_text = play_text = parts[0]
@@ -228,7 +232,9 @@ def describe() -> str:
                 lines += textwrap.wrap(params, width=110, initial_indent="      ", subsequent_indent="      ")
         lines.append("")
     lines.append("players: BID+PLAY, e.g. counting+tips, counting(margin=2)+tips(-duck_after_contract), random;")
-    lines.append(f"  add +draft=NAME (Duel) or +exchange=NAME (blind nil); defaults {DEFAULT_DRAFT} and {DEFAULT_EXCHANGE}")
+    lines.append(
+        f"  add +draft=NAME (Duel) or +exchange=NAME (blind nil); defaults {DEFAULT_DRAFT} and {DEFAULT_EXCHANGE}"
+    )
     return "\n".join(lines)
 
 

@@ -64,7 +64,9 @@ class HandStats:
                     "win_rate": self.wins[team] / self.games_over if self.games_over else float("nan"),
                     "points_per_hand": self.points[team] / max(self.hands, 1),
                     "set_rate": self.sets[team] / max(self.hands, 1),
-                    "set_rate_per_contract": self.sets[team] / self.contracts[team] if self.contracts[team] else float("nan"),
+                    "set_rate_per_contract": self.sets[team] / self.contracts[team]
+                    if self.contracts[team]
+                    else float("nan"),
                     "nil_bids_per_hand": self.nil_bids[team] / max(self.hands, 1),
                     "nil_success": self.nils_made[team] / self.nil_bids[team] if self.nil_bids[team] else float("nan"),
                     "bags_per_hand": self.bags[team] / max(self.hands, 1),

@@ -116,7 +116,13 @@ MANIFEST_EVERY = 2.0
 
 
 def _play(
-    store: RunDir, tasks, chunks: list[Chunk], missing: list[Chunk], workers: int, scheduler: Any, progress: bool,
+    store: RunDir,
+    tasks,
+    chunks: list[Chunk],
+    missing: list[Chunk],
+    workers: int,
+    scheduler: Any,
+    progress: bool,
     manifest: dict[str, Any],
 ) -> tuple[int, float]:
     """Play the missing chunks, writing each as it finishes; returns (hands played, seconds).

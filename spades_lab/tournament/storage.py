@@ -110,7 +110,9 @@ class RunDir:
         manifest. `fresh` first removes this tool's files (and only those) from the directory.
         """
         if self.root.exists() and not self.root.is_dir():
-            raise TournamentError(f"output directory {self.root} is a file; give a directory (it is created if missing)")
+            raise TournamentError(
+                f"output directory {self.root} is a file; give a directory (it is created if missing)"
+            )
         if fresh:
             self.clear()
         stored = self.read_manifest()
