@@ -122,8 +122,6 @@ def position_view(position: dict[str, Any], rules: Rules | str | dict[str, Any] 
         deal=deal, deck=deck,
     )  # fmt: skip
     bids = position.get("bids") or [None] * seats
-    if len(bids) != seats:
-        raise RecordError(f"a position of this game needs {seats} bids (null for not yet), got {len(bids)}")
     bid_row = np.array([[-1 if b is None else int(b) for b in bids]], dtype=np.int64)
     blind_row = np.array([position.get("blind") or [False] * seats], dtype=bool)
     first = int(first_bidder(rules, dealer)[0])
