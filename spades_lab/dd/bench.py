@@ -68,7 +68,7 @@ def dd_bench(n: int, seed: int) -> dict[str, float | int]:
     agree = 0
     for t in range(n):
         # ours and DDS's solve of one deal back to back, so both see the same machine load
-        solver.arrays[0][:] = 0
+        solver.clear()
         start = time.perf_counter()
         tricks = int(solve(deals[t : t + 1], 0, broken=True, solver=solver)[0, 0])
         ms.append((time.perf_counter() - start) * 1000)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from spades_lab.dd.tt import NO_LOWER, NO_UPPER, position_code, tt_probe, tt_save
+from spades_lab.dd.tt import META_NODES, NO_LOWER, NO_UPPER, position_code, tt_probe, tt_save
 from spades_lab.engine.bits import BIT, ONE, ZERO, above, below, highest, lowest, popcount
 
 FIRST_FREE, FIRST_TWO_OF_CLUBS, FIRST_LOWEST_CLUBS = 0, 1, 2
@@ -289,8 +289,10 @@ def probe(
     first_rule: int,
     depth: int,
     nil_seat: int,
+    tt_index: np.ndarray,
     tt_keys: np.ndarray,
     tt_vals: np.ndarray,
+    tt_meta: np.ndarray,
     moves: np.ndarray,
     scores: np.ndarray,
     suit_of: np.ndarray,
@@ -305,6 +307,7 @@ def probe(
     With `nil_seat` >= 0 the objective is the nil one instead: the nil seat's opponents try to
     make it take `target` tricks (counting only tricks it wins itself), its partner helps it.
     """
+    tt_meta[META_NODES] += 1
     max_side = 0 if nil_seat < 0 else 1 - side_of(nil_seat)
     boundary = k == 0
     stored = boundary and first_rule == FIRST_FREE
@@ -323,7 +326,7 @@ def probe(
             return got >= target, rel
     if stored:
         shape, w0, w1 = position_code(hands, players, leader, broken, nil_seat, suit_masks)
-        verdict, rel = tt_probe(tt_keys, tt_vals, shape, w0, w1, target, everyone, suit_masks)
+        verdict, rel = tt_probe(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, target, everyone, suit_masks)
         if verdict != 0:
             return verdict > 0, rel
         top_trump = highest(everyone & suit_masks[3])
@@ -331,16 +334,16 @@ def probe(
             # the highest trump wins the trick it falls on, so its holder takes at least one
             if target <= 1 and top_trump >= 0 and hands[nil_seat] & BIT[top_trump] != ZERO:
                 rel = BIT[top_trump]
-                tt_save(tt_keys, tt_vals, shape, w0, w1, rel, everyone, suit_masks, 1, NO_UPPER)
+                tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, 1, NO_UPPER)
                 return True, rel
         else:
             qt, rel = quick_tricks(hands, players, leader, broken, suit_masks)
             if side_of(leader) == 0:
                 if qt >= target:
-                    tt_save(tt_keys, tt_vals, shape, w0, w1, rel, everyone, suit_masks, qt, NO_UPPER)
+                    tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, qt, NO_UPPER)
                     return True, rel
             elif rem - qt < target:
-                tt_save(tt_keys, tt_vals, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - qt)
+                tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - qt)
                 return False, rel
             if top_trump >= 0:
                 # a hand holding the top trumps in sequence wins a trick with each of them
@@ -358,10 +361,10 @@ def probe(
                 sure = popcount(hands[holder] & suit_masks[3] & ~below(run))
                 rel = BIT[run]
                 if side_of(holder) == 1 and target > rem - sure:
-                    tt_save(tt_keys, tt_vals, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - sure)
+                    tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - sure)
                     return False, rel
                 if side_of(holder) == 0 and target <= sure:
-                    tt_save(tt_keys, tt_vals, shape, w0, w1, rel, everyone, suit_masks, sure, NO_UPPER)
+                    tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, sure, NO_UPPER)
                     return True, rel
     seat = (leader + k) % players
     hand = hands[seat]
@@ -393,13 +396,13 @@ def probe(
             t_mask = trick_mask | bit
             n_broken = broken or t_mask & suit_masks[3] != ZERO
             ok, rel = probe(hands, players, n_seat, n_broken, 0, -1, -1, -1, ZERO, target - gained, FIRST_FREE,
-                            depth + 1, nil_seat, tt_keys, tt_vals, moves, scores, suit_of, suit_masks)  # fmt: skip
+                            depth + 1, nil_seat, tt_index, tt_keys, tt_vals, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
             # the winner's rank mattered if it beat a card of its own suit
             if t_mask & suit_masks[suit_of[n_win]] & below(n_win) != ZERO:
                 rel |= BIT[n_win]
         else:
             ok, rel = probe(hands, players, leader, broken, k + 1, n_led, n_win, n_seat, trick_mask | bit, target,
-                            first_rule, depth + 1, nil_seat, tt_keys, tt_vals, moves, scores, suit_of, suit_masks)  # fmt: skip
+                            first_rule, depth + 1, nil_seat, tt_index, tt_keys, tt_vals, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
         hands[seat] = hand
         if (my_side == max_side) == ok:
             # a cut: this one card decides the node
@@ -409,9 +412,9 @@ def probe(
         rel_all |= rel
     if stored:
         if result:
-            tt_save(tt_keys, tt_vals, shape, w0, w1, rel_all, everyone, suit_masks, target, NO_UPPER)
+            tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel_all, everyone, suit_masks, target, NO_UPPER)
         else:
-            tt_save(tt_keys, tt_vals, shape, w0, w1, rel_all, everyone, suit_masks, NO_LOWER, target - 1)
+            tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel_all, everyone, suit_masks, NO_LOWER, target - 1)
     return result, rel_all
 
 
@@ -447,8 +450,10 @@ def best_value(
     k: int,
     first_rule: int,
     nil_seat: int,
+    tt_index: np.ndarray,
     tt_keys: np.ndarray,
     tt_vals: np.ndarray,
+    tt_meta: np.ndarray,
     moves: np.ndarray,
     scores: np.ndarray,
     suit_of: np.ndarray,
@@ -463,7 +468,7 @@ def best_value(
     while lo < hi:
         mid = (lo + hi + 1) // 2
         ok, _ = probe(hands, players, leader, broken, k, led, win_card, win_seat, mask, mid, first_rule, 0, nil_seat,
-                      tt_keys, tt_vals, moves, scores, suit_of, suit_masks)  # fmt: skip
+                      tt_index, tt_keys, tt_vals, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
         if ok:
             lo = mid
         else:
@@ -480,8 +485,10 @@ def card_values(
     trick: np.ndarray,
     k: int,
     first_rule: int,
+    tt_index: np.ndarray,
     tt_keys: np.ndarray,
     tt_vals: np.ndarray,
+    tt_meta: np.ndarray,
     moves: np.ndarray,
     scores: np.ndarray,
     suit_of: np.ndarray,
@@ -517,10 +524,10 @@ def card_values(
             gained = 1 if side_of(w_seat) == 0 else 0
             n_broken = broken or t_mask & suit_masks[3] != ZERO
             v0 = gained + best_value(hands, players, w_seat, n_broken, trick, 0, FIRST_FREE, -1,
-                                     tt_keys, tt_vals, moves, scores, suit_of, suit_masks)  # fmt: skip
+                                     tt_index, tt_keys, tt_vals, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
         else:
             v0 = best_value(hands, players, leader, broken, trick, k + 1, first_rule, -1,
-                            tt_keys, tt_vals, moves, scores, suit_of, suit_masks)  # fmt: skip
+                            tt_index, tt_keys, tt_vals, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
         hands[seat] = hand
         out[c] = v0 if side_of(seat) == 0 else total - v0
     m = legal & ~reps

@@ -19,7 +19,16 @@ from spades_lab.dd.search import (
     best_value,
     card_values,
 )
-from spades_lab.dd.tt import DEFAULT_BITS, new_table
+from spades_lab.dd.tt import (
+    DEFAULT_BITS,
+    META_CLEARS,
+    META_ENTRIES,
+    META_HITS,
+    META_NODES,
+    META_PROBES,
+    META_SCANS,
+    new_table,
+)
 from spades_lab.engine.bits import popcount
 from spades_lab.rules import Rules, load_rules
 
@@ -29,8 +38,8 @@ FIRST_RULES = {"left_of_dealer": FIRST_FREE, "two_of_clubs": FIRST_TWO_OF_CLUBS,
 class Solver:
     """Working memory of the search for one rules' deck and number of players.
 
-    `arrays` is the tuple (tt_keys, tt_vals, moves, scores, suit_of, suit_masks) that the
-    numba-level functions take after their position arguments.
+    `arrays` is the tuple (tt_index, tt_keys, tt_vals, tt_meta, moves, scores, suit_of, suit_masks)
+    that the numba-level functions take after their position arguments.
     """
 
     def __init__(self, rules: Rules | str | dict | None = None, tt_bits: int = DEFAULT_BITS) -> None:
@@ -38,12 +47,32 @@ class Solver:
         self.deck: Deck = deck_for(self.rules.deck)
         self.players = self.rules.players
         self.first_rule = FIRST_RULES[self.rules.first_lead]
-        tt_keys, tt_vals = new_table(tt_bits)
+        tt_index, tt_keys, tt_vals, tt_meta = new_table(tt_bits)
         moves = np.zeros((64, MAX_MOVES), dtype=np.int64)
         scores = np.zeros((64, MAX_MOVES), dtype=np.int64)
         suit_of = self.deck.suit_of.astype(np.int64)
         suit_masks = self.deck.suit_masks.copy()
-        self.arrays = (tt_keys, tt_vals, moves, scores, suit_of, suit_masks)
+        self.arrays = (tt_index, tt_keys, tt_vals, tt_meta, moves, scores, suit_of, suit_masks)
+
+    def clear(self) -> None:
+        """Forget every proof and zero the counters, so the next solve starts as a fresh solver would."""
+        tt_index, _, _, tt_meta = self.arrays[:4]
+        tt_index[:] = 0
+        tt_meta[:] = 0
+
+    def stats(self) -> dict[str, int]:
+        """Counters since the last `clear`: search nodes, table probes/hits/chain scans, entries in use,
+        table clears (a debugging and benchmarking aid: node counts compare search changes
+        without the machine's noise)."""
+        meta = self.arrays[3]
+        return {
+            "nodes": int(meta[META_NODES]),
+            "tt_probes": int(meta[META_PROBES]),
+            "tt_hits": int(meta[META_HITS]),
+            "tt_scans": int(meta[META_SCANS]),
+            "tt_entries": int(meta[META_ENTRIES]),
+            "tt_clears": int(meta[META_CLEARS]),
+        }
 
 
 @njit(cache=True)
@@ -63,8 +92,10 @@ def solve_batch(
     players: int,
     first_rule: int,
     nil_seat: np.ndarray,
+    tt_index: np.ndarray,
     tt_keys: np.ndarray,
     tt_vals: np.ndarray,
+    tt_meta: np.ndarray,
     moves: np.ndarray,
     scores: np.ndarray,
     suit_of: np.ndarray,
@@ -80,7 +111,7 @@ def solve_batch(
             row[p] = hands[t, p]
         rule = first_rule_for(row, players, 0, first_rule)
         out[t] = best_value(row, players, leader[t], broken[t], trick, 0, rule, nil_seat[t],
-                            tt_keys, tt_vals, moves, scores, suit_of, suit_masks)  # fmt: skip
+                            tt_index, tt_keys, tt_vals, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
     return out
 
 
@@ -92,8 +123,10 @@ def values_batch(
     broken: np.ndarray,
     players: int,
     first_rule: int,
+    tt_index: np.ndarray,
     tt_keys: np.ndarray,
     tt_vals: np.ndarray,
+    tt_meta: np.ndarray,
     moves: np.ndarray,
     scores: np.ndarray,
     suit_of: np.ndarray,
@@ -114,7 +147,7 @@ def values_batch(
                 k += 1
         rule = first_rule_for(row, players, k, first_rule)
         card_values(row, players, leader[t], broken[t], tr, k, rule,
-                    tt_keys, tt_vals, moves, scores, suit_of, suit_masks, vals)  # fmt: skip
+                    tt_index, tt_keys, tt_vals, tt_meta, moves, scores, suit_of, suit_masks, vals)  # fmt: skip
         for c in range(52):
             out[t, c] = vals[c]
     return out

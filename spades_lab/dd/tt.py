@@ -3,18 +3,30 @@
 At a trick boundary the rest of the hand depends only on who holds which remaining cards of each
 suit in order of strength (A-K-Q with the ace gone plays like K-Q-J), so positions are described
 by relative ranks: a *shape* (each hand's suit lengths, the leader, the broken flag, the
-objective) and, per suit, the owner of each remaining card from the top down (two bits a card).
+objective, the tricks left) and, per suit, the owner of each remaining card from the top down
+(two bits a card).
 
-A search also learns which cards' ranks mattered: only cards that won a trick by beating a card
-of their own suit (and the cards above them) decide the result; below that, which hand holds
-which small card is irrelevant as long as the suit lengths stay. So an entry stores, per suit,
-how many top cards it depends on (`depth`), and matches every position of the same shape whose
-top `depth` cards per suit have the same owners. One entry then answers for many layouts of the
-small cards, the main lever that makes full deals searchable.
+A search also learns which cards' ranks mattered (the "winning ranks"): only cards that won a
+trick by beating a card of their own suit (and the cards above them) decide the result; below
+that, which hand holds which small card is irrelevant as long as the suit lengths stay. So an
+entry stores, per suit, how many top cards it depends on (`depth`), and matches every position of
+the same shape whose top `depth` cards per suit have the same owners. One entry then answers for
+many layouts of the small cards, the main lever that makes full deals searchable.
 
-Layout: keys [slots, 3] uint64 = (shape, owners of suits 0-1, owners of suits 2-3, 32 bits a
-suit from the top card down); vals [slots, 6] int8 = (depth per suit x4, lower, upper bound).
-Buckets of `WAYS` slots; a full bucket gives up the entry with the fewest tricks left.
+Because an entry may depend on very few cards, the table is two-level: a hash of shapes, each
+shape heading a chain of entries (newest first) that a probe scans for the first one whose
+owners agree and whose bounds decide the target. Bucketing on the owners too would force every
+entry to depend on the cards that choose the bucket, which is what destroys the generalisation.
+Each entry keeps a lower and an upper bound, so one entry serves every target.
+
+Arrays (see `new_table`):
+- index uint64 [shapes, 2]: (shape word, 1 + first entry of its chain), shape 0 = empty slot;
+- keys uint64 [entries, 3]: (owners of suits 0-1, owners of suits 2-3 (32 bits a suit from the
+  top card down, cut to the entry's depths), 1 + next entry of the chain or 0);
+- vals int8 [entries, 6]: (depth per suit x4, lower, upper bound);
+- meta int64 [META]: entries used, shapes used, then counters (see the META_* names).
+When the entries or the shape slots run out the whole table is cleared (memory stays flat; the
+table is only a cache of proofs, so clearing it never changes a result).
 """
 
 from __future__ import annotations
@@ -24,21 +36,37 @@ from numba import njit
 
 from spades_lab.engine.bits import BIT, ONE, ZERO, below, highest, lowest, popcount
 
-WAYS = 8
-MIN_DEPTH = 9
-"""Every entry depends on at least the top MIN_DEPTH cards of each suit (fewer if the suit is
-shorter), so those owners can choose the bucket: positions of one shape spread over the table
-instead of crowding one bucket. Measured on full deals: 2 crowds buckets (one deal 10x slower
-than exact keys), 5 to 16 are alike within the machine's noise; 9 was the fastest."""
 NO_LOWER, NO_UPPER = -1, 127
 DEFAULT_BITS = 20
-"""2**20 slots, about 30 MB: ample for a full deal, reused across a batch."""
+"""2**20 entries and 2**18 shape slots, about 36 MB: ample for a full deal, reused across a batch."""
+SHAPE_FILL = 0.7
+"""Fraction of shape slots in use at which the table is cleared (keeps the open-addressing probes short)."""
+
+META = 8
+META_ENTRIES, META_SHAPES, META_NODES, META_PROBES, META_HITS, META_CLEARS, META_SCANS = 0, 1, 2, 3, 4, 5, 6
+"""meta[]: entries used, shape slots used, search nodes, table probes, table hits, clears, chain entries scanned.
+The counters only accumulate; `Solver.stats` reads them and `Solver.clear` resets them."""
 
 
-def new_table(bits: int = DEFAULT_BITS) -> tuple[np.ndarray, np.ndarray]:
-    """An empty table (shape word 0 = empty: real shapes carry the tricks-left count, never 0)."""
-    slots = 1 << bits
-    return np.zeros((slots, 3), dtype=np.uint64), np.zeros((slots, 6), dtype=np.int8)
+def new_table(bits: int = DEFAULT_BITS) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """An empty table: (index, keys, vals, meta)."""
+    entries = 1 << bits
+    shapes = 1 << max(bits - 2, 4)
+    return (
+        np.zeros((shapes, 2), dtype=np.uint64),
+        np.zeros((entries, 3), dtype=np.uint64),
+        np.zeros((entries, 6), dtype=np.int8),
+        np.zeros(META, dtype=np.int64),
+    )
+
+
+@njit(cache=True)
+def clear_table(index: np.ndarray, meta: np.ndarray) -> None:
+    """Forget every entry (the entry rows are overwritten as they are reused)."""
+    index[:] = 0
+    meta[META_ENTRIES] = 0
+    meta[META_SHAPES] = 0
+    meta[META_CLEARS] += 1
 
 
 @njit(cache=True)
@@ -100,104 +128,139 @@ def _low_bits(depth: int) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
-def _bucket(shape: np.uint64, w0: np.uint64, w1: np.uint64, slots: int) -> int:
-    m = _low_bits(MIN_DEPTH)
-    sig = (w0 & m) | (((w0 >> np.uint64(32)) & m) << np.uint64(8))
-    sig |= ((w1 & m) << np.uint64(16)) | (((w1 >> np.uint64(32)) & m) << np.uint64(24))
-    # splitmix64's finaliser, so every bit of the shape and the top owners moves the bucket
-    h = shape ^ (sig * np.uint64(0x9E3779B97F4A7C15))
+def _hash(shape: np.uint64, slots: int) -> int:
+    # splitmix64's finaliser, so every bit of the shape moves the slot
+    h = shape * np.uint64(0x9E3779B97F4A7C15)
     h ^= h >> np.uint64(30)
     h *= np.uint64(0xBF58476D1CE4E5B9)
     h ^= h >> np.uint64(27)
     h *= np.uint64(0x94D049BB133111EB)
     h ^= h >> np.uint64(31)
-    return int(h & np.uint64(slots - 1)) & ~(WAYS - 1)
+    return np.int64(h & np.uint64(slots - 1))  # type: ignore[return-value]  # numba int
+
+
+@njit(cache=True)
+def _find_shape(index: np.ndarray, shape: np.uint64) -> int:
+    """Slot of `shape`, or -1 - (the empty slot where it would go)."""
+    slots = index.shape[0]
+    i = _hash(shape, slots)
+    while True:
+        k = index[i, 0]
+        if k == shape:
+            return i
+        if k == ZERO:
+            return -1 - i
+        i = (i + 1) & (slots - 1)
 
 
 @njit(cache=True)
 def tt_probe(
-    keys: np.ndarray, vals: np.ndarray, shape: np.uint64, w0: np.uint64, w1: np.uint64, target: int,
-    everyone: np.uint64, suit_masks: np.ndarray,
+    index: np.ndarray, keys: np.ndarray, vals: np.ndarray, meta: np.ndarray, shape: np.uint64, w0: np.uint64,
+    w1: np.uint64, target: int, everyone: np.uint64, suit_masks: np.ndarray,
 ) -> tuple[int, np.uint64]:  # fmt: skip
     """(+1 proven >= target, -1 proven < target, 0 unknown) and the cards the proof rests on."""
-    b = _bucket(shape, w0, w1, keys.shape[0])
-    for i in range(b, b + WAYS):
-        if keys[i, 0] != shape:
-            continue
-        lo = vals[i, 4]
-        hi = vals[i, 5]
-        if lo < target and hi >= target:
-            continue
-        ok = True
-        for s in range(4):
-            d = int(vals[i, s])
-            if d > 0:
-                mine = _suit_code(w0, w1, s)
-                theirs = _suit_code(keys[i, 1], keys[i, 2], s)
-                if (mine ^ theirs) & _low_bits(d) != ZERO:
-                    ok = False
-                    break
-        if not ok:
-            continue
-        rel = ZERO
-        for s in range(4):
-            d = int(vals[i, s])
-            if d > 0:
-                m = everyone & suit_masks[s]
-                for _ in range(d - 1):
-                    m ^= BIT[highest(m)]
-                rel |= BIT[highest(m)]
-        return (1 if lo >= target else -1), rel
+    meta[META_PROBES] += 1
+    slot = _find_shape(index, shape)
+    if slot < 0:
+        return 0, ZERO
+    e = np.int64(index[slot, 1]) - 1
+    scans = 0
+    while e >= 0:
+        scans += 1
+        lo = vals[e, 4]
+        hi = vals[e, 5]
+        if lo >= target or hi < target:
+            ok = True
+            for s in range(4):
+                d = int(vals[e, s])
+                if d > 0:
+                    mine = _suit_code(w0, w1, s)
+                    theirs = _suit_code(keys[e, 0], keys[e, 1], s)
+                    if (mine ^ theirs) & _low_bits(d) != ZERO:
+                        ok = False
+                        break
+            if ok:
+                rel = ZERO
+                for s in range(4):
+                    d = int(vals[e, s])
+                    if d > 0:
+                        m = everyone & suit_masks[s]
+                        for _ in range(d - 1):
+                            m ^= BIT[highest(m)]
+                        rel |= BIT[highest(m)]
+                meta[META_SCANS] += scans
+                meta[META_HITS] += 1
+                return (1 if lo >= target else -1), rel
+        e = np.int64(keys[e, 2]) - 1
+    meta[META_SCANS] += scans
     return 0, ZERO
 
 
 @njit(cache=True)
 def tt_save(
-    keys: np.ndarray, vals: np.ndarray, shape: np.uint64, w0: np.uint64, w1: np.uint64, rel: np.uint64,
-    everyone: np.uint64, suit_masks: np.ndarray, lo: int, hi: int,
+    index: np.ndarray, keys: np.ndarray, vals: np.ndarray, meta: np.ndarray, shape: np.uint64, w0: np.uint64,
+    w1: np.uint64, rel: np.uint64, everyone: np.uint64, suit_masks: np.ndarray, lo: int, hi: int,
 ) -> None:  # fmt: skip
     """Record lo <= side 0's tricks <= hi for every position of this shape that agrees on the cards
     from each suit's lowest relevant card (`rel`) up."""
-    depths = np.zeros(4, dtype=np.int64)
+    d0, d1, d2, d3 = 0, 0, 0, 0
     p0 = ZERO
     p1 = ZERO
     for s in range(4):
         r = rel & suit_masks[s]
-        d = min(MIN_DEPTH, popcount(everyone & suit_masks[s]))
-        if r != ZERO:
-            d = max(d, popcount(everyone & suit_masks[s] & ~below(lowest(r))))
-        if d > 0:
-            depths[s] = d
-            code = _suit_code(w0, w1, s) & _low_bits(d)
-            if s < 2:
-                p0 |= code << np.uint64(32 * s)
-            else:
-                p1 |= code << np.uint64(32 * (s - 2))
-    b = _bucket(shape, w0, w1, keys.shape[0])
-    victim = -1
-    for i in range(b, b + WAYS):
-        if keys[i, 0] == shape and keys[i, 1] == p0 and keys[i, 2] == p1:
-            same = True
-            for s in range(4):
-                if vals[i, s] != depths[s]:
-                    same = False
-            if same:
-                if lo > vals[i, 4]:
-                    vals[i, 4] = lo
-                if hi < vals[i, 5]:
-                    vals[i, 5] = hi
+        if r == ZERO:
+            continue
+        d = popcount(everyone & suit_masks[s] & ~below(lowest(r)))
+        code = _suit_code(w0, w1, s) & _low_bits(d)
+        if s == 0:
+            d0 = d
+            p0 |= code
+        elif s == 1:
+            d1 = d
+            p0 |= code << np.uint64(32)
+        elif s == 2:
+            d2 = d
+            p1 |= code
+        else:
+            d3 = d
+            p1 |= code << np.uint64(32)
+    slot = _find_shape(index, shape)
+    if slot >= 0:
+        e = np.int64(index[slot, 1]) - 1
+        while e >= 0:
+            if (
+                keys[e, 0] == p0
+                and keys[e, 1] == p1
+                and vals[e, 0] == d0
+                and vals[e, 1] == d1
+                and vals[e, 2] == d2
+                and vals[e, 3] == d3
+            ):
+                if lo > vals[e, 4]:
+                    vals[e, 4] = lo
+                if hi < vals[e, 5]:
+                    vals[e, 5] = hi
                 return
-        if victim < 0 and keys[i, 0] == ZERO:
-            victim = i
-    if victim < 0:
-        victim = b
-        for i in range(b, b + WAYS):
-            if (keys[i, 0] >> np.uint64(48)) & np.uint64(15) < (keys[victim, 0] >> np.uint64(48)) & np.uint64(15):
-                victim = i
-    keys[victim, 0] = shape
-    keys[victim, 1] = p0
-    keys[victim, 2] = p1
-    for s in range(4):
-        vals[victim, s] = depths[s]
-    vals[victim, 4] = lo
-    vals[victim, 5] = hi
+            e = np.int64(keys[e, 2]) - 1
+    if meta[META_ENTRIES] >= keys.shape[0] or (
+        slot < 0 and meta[META_SHAPES] + 1 > SHAPE_FILL * index.shape[0]
+    ):
+        clear_table(index, meta)
+        slot = _find_shape(index, shape)
+    if slot < 0:
+        slot = -1 - slot
+        index[slot, 0] = shape
+        index[slot, 1] = ZERO
+        meta[META_SHAPES] += 1
+    e = meta[META_ENTRIES]
+    meta[META_ENTRIES] = e + 1
+    keys[e, 0] = p0
+    keys[e, 1] = p1
+    keys[e, 2] = index[slot, 1]
+    vals[e, 0] = d0
+    vals[e, 1] = d1
+    vals[e, 2] = d2
+    vals[e, 3] = d3
+    vals[e, 4] = lo
+    vals[e, 5] = hi
+    index[slot, 1] = np.uint64(e + 1)
