@@ -22,7 +22,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from spades_lab.dd.tt import META_NODES, NO_LOWER, NO_UPPER, position_code, tt_probe, tt_save
+from spades_lab.dd.tt import (
+    META_CUTS,
+    META_FIRST_CUTS,
+    META_LATE_MOVES,
+    META_NODES,
+    NO_LOWER,
+    NO_UPPER,
+    position_code,
+    tt_probe,
+    tt_save,
+)
 from spades_lab.engine.bits import BIT, ONE, ZERO, above, below, highest, lowest, popcount
 
 FIRST_FREE, FIRST_TWO_OF_CLUBS, FIRST_LOWEST_CLUBS = 0, 1, 2
@@ -59,7 +69,7 @@ def legal_mask(
 
 
 @njit(cache=True)
-def quick_tricks(
+def _cash(
     hands: np.ndarray, players: int, leader: int, broken: bool, suit_masks: np.ndarray
 ) -> tuple[int, np.uint64]:
     """Tricks the leader can surely cash from the top, leading throughout (a lower bound for its side).
@@ -110,6 +120,60 @@ def quick_tricks(
             total += popcount(tops)
             rel |= BIT[lowest(tops)]
     return total, rel
+
+
+@njit(cache=True)
+def quick_tricks(
+    hands: np.ndarray, players: int, leader: int, broken: bool, suit_masks: np.ndarray
+) -> tuple[int, np.uint64]:
+    """Sure tricks of the leader's side from here: the leader's own cashes (`_cash`), or, when that
+    is less, a small card led to a side suit the partner wins at once, then the partner's cashes.
+
+    For the entry trick the leader plays its lowest card of the suit, the partner its top card
+    (above every other hand's cards of the suit), and each opponent is taken to follow with its
+    lowest card (playing a higher one only helps the partner's later cashes); the partner's count
+    in that suit being at least one after the ruff limit means no opponent can ruff it. Also
+    returns the cards whose ranks the bound rests on.
+    """
+    best, rel = _cash(hands, players, leader, broken, suit_masks)
+    if players != 4:
+        return best, rel
+    partner = (leader + 2) & 3
+    lho = (leader + 1) & 3
+    rho = (leader + 3) & 3
+    trump = suit_masks[3]
+    me = hands[leader]
+    pa = hands[partner]
+    for s in range(3):
+        sm = suit_masks[s]
+        mine = me & sm
+        theirs = pa & sm
+        if mine == ZERO or theirs == ZERO:
+            continue
+        top = highest(theirs)
+        if top < highest((me | hands[lho] | hands[rho]) & sm):
+            continue
+        # the entry must not be ruffable: each opponent follows or holds no trump
+        if (hands[lho] & sm == ZERO and hands[lho] & trump != ZERO) or (
+            hands[rho] & sm == ZERO and hands[rho] & trump != ZERO
+        ):
+            continue
+        a, b, c = hands[lho], hands[rho], me
+        hands[leader] = me ^ BIT[lowest(mine)]
+        hands[partner] = pa ^ BIT[top]
+        if a & sm != ZERO:
+            hands[lho] = a ^ BIT[lowest(a & sm)]
+        if b & sm != ZERO:
+            hands[rho] = b ^ BIT[lowest(b & sm)]
+        got, r = _cash(hands, players, partner, broken, suit_masks)
+        hands[leader] = c
+        hands[partner] = pa
+        hands[lho] = a
+        hands[rho] = b
+        if got + 1 > best:
+            best = got + 1
+            rel = r | BIT[top]
+    return best, rel
 
 
 @njit(cache=True)
@@ -406,6 +470,10 @@ def probe(
         hands[seat] = hand
         if (my_side == max_side) == ok:
             # a cut: this one card decides the node
+            tt_meta[META_CUTS] += 1
+            if i == 0:
+                tt_meta[META_FIRST_CUTS] += 1
+            tt_meta[META_LATE_MOVES] += i
             result = ok
             rel_all = rel
             break

@@ -22,8 +22,11 @@ from spades_lab.dd.search import (
 from spades_lab.dd.tt import (
     DEFAULT_BITS,
     META_CLEARS,
+    META_CUTS,
     META_ENTRIES,
+    META_FIRST_CUTS,
     META_HITS,
+    META_LATE_MOVES,
     META_NODES,
     META_PROBES,
     META_SCANS,
@@ -72,6 +75,9 @@ class Solver:
             "tt_scans": int(meta[META_SCANS]),
             "tt_entries": int(meta[META_ENTRIES]),
             "tt_clears": int(meta[META_CLEARS]),
+            "cuts": int(meta[META_CUTS]),
+            "first_cuts": int(meta[META_FIRST_CUTS]),
+            "late_moves": int(meta[META_LATE_MOVES]),
         }
 
 

@@ -42,9 +42,11 @@ DEFAULT_BITS = 20
 SHAPE_FILL = 0.7
 """Fraction of shape slots in use at which the table is cleared (keeps the open-addressing probes short)."""
 
-META = 8
+META = 12
 META_ENTRIES, META_SHAPES, META_NODES, META_PROBES, META_HITS, META_CLEARS, META_SCANS = 0, 1, 2, 3, 4, 5, 6
-"""meta[]: entries used, shape slots used, search nodes, table probes, table hits, clears, chain entries scanned.
+META_CUTS, META_FIRST_CUTS, META_LATE_MOVES = 7, 8, 9
+"""meta[]: entries used, shape slots used, search nodes, table probes, table hits, clears, chain entries scanned,
+nodes decided by one card, by the first card tried, moves tried before the deciding one.
 The counters only accumulate; `Solver.stats` reads them and `Solver.clear` resets them."""
 
 
