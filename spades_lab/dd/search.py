@@ -440,9 +440,12 @@ def probe(
     my_side = side_of(seat)
     result = my_side != max_side
     rel_all = ZERO
+    skip = ZERO
     for i in range(n):
         c = moves[depth, i]
         bit = BIT[c]
+        if bit & skip != ZERO:
+            continue
         s = suit_of[c]
         if boundary:
             n_led, n_win, n_seat = s, c, seat
@@ -478,6 +481,13 @@ def probe(
             rel_all = rel
             break
         rel_all |= rel
+        # the proof never used this card's rank: any other card of the suit below every card whose
+        # rank it used plays the same (same trick outcomes, same positions up to small cards)
+        sm = suit_masks[s]
+        r = rel & sm
+        thr = below(lowest(r)) if r != ZERO else sm
+        if bit & thr != ZERO:
+            skip |= hand & sm & thr
     if stored:
         if result:
             tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel_all, everyone, suit_masks, target, NO_UPPER)
