@@ -101,10 +101,11 @@ def position_code(
         while m != ZERO:
             c = highest(m)
             m ^= BIT[c]
-            o = ZERO
-            for p in range(1, players):
-                if hands[p] & BIT[c] != ZERO:
-                    o = np.uint64(p)
+            cu = np.uint64(c)
+            o = (hands[1] >> cu) & ONE
+            if players == 4:
+                o |= ((hands[2] >> cu) & ONE) << ONE
+                o |= ((hands[3] >> cu) & ONE) * np.uint64(3)
             code |= o << shift
             shift += np.uint64(2)
         if s == 0:
