@@ -528,6 +528,7 @@ def best_value(
     k: int,
     first_rule: int,
     nil_seat: int,
+    guess: int,
     tt_index: np.ndarray,
     tt_keys: np.ndarray,
     tt_vals: np.ndarray,
@@ -539,14 +540,27 @@ def best_value(
 ) -> int:
     """Exact tricks side 0 takes from the current trick (with `k` cards on it) to the end.
 
-    With `nil_seat` >= 0: the tricks the nil seat is held to (its opponents maximise them)."""
+    With `nil_seat` >= 0: the tricks the nil seat is held to (its opponents maximise them).
+    `guess` (-1 for none) is a likely value, e.g. a sibling card's: the search steps from it
+    before falling back to bisection; it changes the work, never the result."""
+    last_ok = False
     led, win_card, win_seat, mask = trick_state(trick, k, leader, players, suit_of)
     rem = popcount(hands[leader]) + (1 if k > 0 else 0)
     lo, hi = 0, rem
+    steps = 0
     while lo < hi:
-        mid = (lo + hi + 1) // 2
+        if guess >= 0 and steps < 3:
+            # near a good guess, one trick at a time: an exact guess costs two probes (>= g, >= g+1)
+            if steps == 0:
+                mid = min(max(guess, lo + 1), hi)
+            else:
+                mid = lo + 1 if last_ok else hi
+            steps += 1
+        else:
+            mid = (lo + hi + 1) // 2
         ok, _ = probe(hands, players, leader, broken, k, led, win_card, win_seat, mask, mid, first_rule, 0, nil_seat,
                       tt_index, tt_keys, tt_vals, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
+        last_ok = ok
         if ok:
             lo = mid
         else:
@@ -592,6 +606,7 @@ def card_values(
     total = popcount(hands[leader]) + (1 if k > 0 else 0)
     reps = representatives(legal, separators, suit_masks)
     m = reps
+    prev = -1  # the previous card's value: sibling cards' values are usually close
     while m != ZERO:
         c = lowest(m)
         m &= m - ONE
@@ -601,12 +616,13 @@ def card_values(
             _, _, w_seat, t_mask = trick_state(trick, players, leader, players, suit_of)
             gained = 1 if side_of(w_seat) == 0 else 0
             n_broken = broken or t_mask & suit_masks[3] != ZERO
-            v0 = gained + best_value(hands, players, w_seat, n_broken, trick, 0, FIRST_FREE, -1,
+            v0 = gained + best_value(hands, players, w_seat, n_broken, trick, 0, FIRST_FREE, -1, prev - gained,
                                      tt_index, tt_keys, tt_vals, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
         else:
-            v0 = best_value(hands, players, leader, broken, trick, k + 1, first_rule, -1,
+            v0 = best_value(hands, players, leader, broken, trick, k + 1, first_rule, -1, prev,
                             tt_index, tt_keys, tt_vals, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
         hands[seat] = hand
+        prev = v0
         out[c] = v0 if side_of(seat) == 0 else total - v0
     m = legal & ~reps
     while m != ZERO:

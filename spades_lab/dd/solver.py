@@ -116,7 +116,12 @@ def solve_batch(
         for p in range(players):
             row[p] = hands[t, p]
         rule = first_rule_for(row, players, 0, first_rule)
-        out[t] = best_value(row, players, leader[t], broken[t], trick, 0, rule, nil_seat[t],
+        # consecutive rows of one deal (as `table` makes, one per leader) have close values
+        same = t > 0 and nil_seat[t] == nil_seat[t - 1]
+        for p in range(players):
+            same = same and hands[t, p] == hands[t - 1, p]
+        guess = out[t - 1] if same else -1
+        out[t] = best_value(row, players, leader[t], broken[t], trick, 0, rule, nil_seat[t], guess,
                             tt_index, tt_keys, tt_vals, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
     return out
 
