@@ -48,7 +48,8 @@ def _summary(ms: list[float], prefix: str = "") -> dict[str, float]:
 
 
 def dd_bench(n: int, seed: int) -> dict[str, float | int]:
-    """Time `n` full deals; returns deals/s and the per-deal distribution (ours, then DDS's).
+    """Time `n` full deals; returns deals/s, the per-deal distribution (ours, then DDS's) and our
+    search nodes per deal.
 
     Compilation happens first, on a small ending, outside every clock (n = 0 only compiles)."""
     solver = Solver()
@@ -64,6 +65,7 @@ def dd_bench(n: int, seed: int) -> dict[str, float | int]:
     except ImportError:
         have_dds = False
     ms: list[float] = []
+    nodes: list[int] = []
     dds_ms: list[float] = []
     agree = 0
     for t in range(n):
@@ -72,6 +74,7 @@ def dd_bench(n: int, seed: int) -> dict[str, float | int]:
         start = time.perf_counter()
         tricks = int(solve(deals[t : t + 1], 0, broken=True, solver=solver)[0, 0])
         ms.append((time.perf_counter() - start) * 1000)
+        nodes.append(solver.stats()["nodes"])
         if have_dds:
             deal = Deal(_pbn(deals[t]), first=Player.north, trump=Denom.spades)
             start = time.perf_counter()
@@ -79,6 +82,10 @@ def dd_bench(n: int, seed: int) -> dict[str, float | int]:
             dds_ms.append((time.perf_counter() - start) * 1000)
             agree += best == tricks
     out: dict[str, float | int] = {"hands": n, "deals_per_s": round(n / (sum(ms) / 1000), 3), **_summary(ms)}
+    # search nodes per deal: the machine-independent measure of the search's work
+    out["median_nodes"] = int(np.median(nodes))
+    out["p90_nodes"] = int(np.percentile(nodes, 90))
+    out["max_nodes"] = int(max(nodes))
     if dds_ms:
         out.update(_summary(dds_ms, "dds_"))
         out["median_ratio"] = round(float(out["median_ms"]) / max(float(out["dds_median_ms"]), 1e-9), 2)
