@@ -228,6 +228,9 @@ def _order_moves(
                 score = 70 - low
             elif s != 3 and partner != ZERO and partner & suit_masks[s] == ZERO and partner & trump != ZERO:
                 score = 60 - low
+            elif not ruff_risk and highest(partner & suit_masks[s]) > highest(lho & suit_masks[s]):
+                # the partner plays after the left-hand opponent: it wins unless the right-hand one beats it
+                score = 45 - low
             else:
                 score = 30 - low
                 if s == 3:
@@ -251,6 +254,14 @@ def _order_moves(
                 threat = highest(nxt_follow) > best or (nxt_follow == ZERO and nxt & trump != ZERO)
             if partner_winning:
                 score = (20 - low) if not beats else (-20 - low)
+                if beats and not threat:
+                    # third hand high: overtake when the next opponent would beat the partner's card
+                    if ws == 3:
+                        p_threat = (nxt_follow == ZERO or led_suit == 3) and highest(nxt & trump) > win_card
+                    else:
+                        p_threat = highest(nxt_follow) > win_card or (nxt_follow == ZERO and nxt & trump != ZERO)
+                    if p_threat:
+                        score = 90 - low
             elif beats:
                 score = (100 - low) if not threat else (10 - low)
             else:
