@@ -98,3 +98,16 @@ def test_card_values_agree_with_dds_mid_trick() -> None:
         assert set(want) <= set(got), (_pbn(masks), trick)
         for label, tricks in want.items():
             assert got[label] == tricks, (_pbn(masks), [deck.cards[c] for c in trick], label, got, want)
+
+
+def test_full_deals_agree_with_dds() -> None:
+    """A few full 52-card deals (the bench's problem: spades broken, every leader of the first two)."""
+    rng = np.random.default_rng(52)
+    solver = dd.Solver()
+    for _ in range(3):
+        masks = _deal(rng, 13)
+        ours = dd.solve([masks] * 2, np.arange(2), broken=True, solver=solver)
+        for leader in range(2):
+            want = _dds_best(masks, leader)
+            assert ours[leader, leader % 2] == want, (_pbn(masks), leader, ours[leader].tolist(), want)
+            assert ours[leader].sum() == 13
