@@ -184,6 +184,7 @@ def _order_moves(
     seat: int,
     leading: bool,
     last: bool,
+    third: bool,
     led_suit: int,
     win_card: int,
     win_seat: int,
@@ -264,6 +265,8 @@ def _order_moves(
                         score = 90 - low
             elif beats:
                 score = (100 - low) if not threat else (10 - low)
+                if threat and third:
+                    score = 45 - low  # third hand high: make the last hand spend its winner
             else:
                 score = 40 - low
             if s != led_suit and s != 3:
@@ -446,7 +449,7 @@ def probe(
     legal = legal_mask(hand, boundary, led_suit, broken, first_rule, suit_masks)
     separators = trick_mask | (everyone & ~hand)
     reps = representatives(legal, separators, suit_masks)
-    n = _order_moves(reps, hands, players, seat, boundary, k == players - 1, led_suit, win_card, win_seat, suit_of, suit_masks,
+    n = _order_moves(reps, hands, players, seat, boundary, k == players - 1, k == 2 and players == 4, led_suit, win_card, win_seat, suit_of, suit_masks,
                      moves[depth], scores[depth])  # fmt: skip
     my_side = side_of(seat)
     result = my_side != max_side
