@@ -14,7 +14,7 @@ the same shape whose top `depth` cards per suit have the same owners. One entry 
 many layouts of the small cards, the main lever that makes full deals searchable.
 
 Because an entry may depend on very few cards, the table is two-level: a hash of shapes, each
-shape heading a chain of entries (newest first) that a probe scans for the first one whose
+shape heading a chain of entries (newest or last used first) that a probe scans for the first one whose
 owners agree and whose bounds decide the target. Bucketing on the owners too would force every
 entry to depend on the cards that choose the bucket, which is what destroys the generalisation.
 Each entry keeps a lower and an upper bound, so one entry serves every target.
@@ -167,6 +167,7 @@ def tt_probe(
     if slot < 0:
         return 0, ZERO
     e = np.int64(index[slot, 1]) - 1
+    prev = -1
     scans = 0
     while e >= 0:
         scans += 1
@@ -193,7 +194,13 @@ def tt_probe(
                         rel |= BIT[highest(m)]
                 meta[META_SCANS] += scans
                 meta[META_HITS] += 1
+                if prev >= 0:
+                    # move the entry that answered to the front: positions met again are near
+                    keys[prev, 2] = keys[e, 2]
+                    keys[e, 2] = index[slot, 1]
+                    index[slot, 1] = np.uint64(e + 1)
                 return (1 if lo >= target else -1), rel
+        prev = e
         e = np.int64(keys[e, 2]) - 1
     meta[META_SCANS] += scans
     return 0, ZERO
