@@ -12,7 +12,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -93,11 +93,13 @@ class HandLog:
         return self.held, self.first_leader, broken
 
     def take(self, rows: np.ndarray) -> HandLog:
-        return HandLog(**{f.name: _rows(getattr(self, f.name), rows) for f in fields(self)})
+        parts: dict[str, Any] = {f.name: _rows(getattr(self, f.name), rows) for f in fields(self)}
+        return HandLog(**parts)
 
     @staticmethod
     def concat(logs: Sequence[HandLog]) -> HandLog:
-        return HandLog(**{f.name: _joined([getattr(g, f.name) for g in logs]) for f in fields(HandLog)})
+        parts: dict[str, Any] = {f.name: _joined([getattr(g, f.name) for g in logs]) for f in fields(HandLog)}
+        return HandLog(**parts)
 
     def to_pandas(self, rules: Rules | None = None) -> pd.DataFrame:
         """One row per hand: game, hand, dealer, then per seat cards dealt and held (labels, strongest suit first),
