@@ -100,6 +100,10 @@ class ChunkResult:
     """Rows, bytes and SHA-256 of each file written (for the manifest), once written."""
 
 
+DD_BATCH = 32
+"""Largest batch of a dd=True chunk: solving takes seconds a hand, so smaller batches move the progress bar
+(and the results never depend on the batch size)."""
+
 _PLAYERS: dict[str | bytes, Player] = {}
 
 
@@ -166,7 +170,7 @@ def _play(task: ChunkTask) -> ChunkResult:
     start = time.perf_counter()
     c = task.chunk
     players = seat_players(task)
-    batch = max(1, min(task.batch_size, c.games))
+    batch = max(1, min(task.batch_size, c.games, DD_BATCH if task.dd else c.games))
     if task.single_hands:
         logs = simulate_hands(task.rules, players, c.games, task.seed, batch, c.lo)
     else:
