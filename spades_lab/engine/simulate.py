@@ -12,7 +12,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -75,8 +75,11 @@ class HandLog:
     """Duel: [n, 26] True where the player on turn kept the top card ([n, 0] in 4-player games)."""
     stock: np.ndarray
     """Duel: [n, 52] the stock, top first ([n, 0] in 4-player games)."""
-    dd_tricks: np.ndarray | None = None
-    """[n, 2] each side's double-dummy tricks from `play_start` (None: not solved; see `spades_lab.dd.with_dd`)."""
+
+    def __post_init__(self) -> None:
+        # Not a dataclass field: it is filled after play, by the dd layer, and most logs never have it.
+        self.dd_tricks: np.ndarray | None = None
+        """[n, 2] each side's double-dummy tricks from `play_start` (None: not solved; see `spades_lab.dd.with_dd`)."""
 
     def __len__(self) -> int:
         return len(self.game)
@@ -93,13 +96,15 @@ class HandLog:
         return self.held, self.first_leader, broken
 
     def take(self, rows: np.ndarray) -> HandLog:
-        parts: dict[str, Any] = {f.name: _rows(getattr(self, f.name), rows) for f in fields(self)}
-        return HandLog(**parts)
+        out = HandLog(**{f.name: getattr(self, f.name)[rows] for f in fields(self)})
+        out.dd_tricks = None if self.dd_tricks is None else self.dd_tricks[rows]
+        return out
 
     @staticmethod
     def concat(logs: Sequence[HandLog]) -> HandLog:
-        parts: dict[str, Any] = {f.name: _joined([getattr(g, f.name) for g in logs]) for f in fields(HandLog)}
-        return HandLog(**parts)
+        out = HandLog(**{f.name: np.concatenate([getattr(g, f.name) for g in logs]) for f in fields(HandLog)})
+        out.dd_tricks = _joined([g.dd_tricks for g in logs])
+        return out
 
     def to_pandas(self, rules: Rules | None = None) -> pd.DataFrame:
         """One row per hand: game, hand, dealer, then per seat cards dealt and held (labels, strongest suit first),
@@ -134,12 +139,8 @@ class HandLog:
         return self.take(np.lexsort((self.hand, self.game)))
 
 
-def _rows(array: np.ndarray | None, rows: np.ndarray) -> np.ndarray | None:
-    return None if array is None else array[rows]
-
-
 def _joined(arrays: list[np.ndarray | None]) -> np.ndarray | None:
-    """Arrays of an optional field joined; None unless every log has it (a partly solved batch is not solved)."""
+    """Optional arrays of logs joined; None unless every log has one (a partly solved batch is not solved)."""
     if any(a is None for a in arrays):
         return None
     return np.concatenate(arrays)  # type: ignore[arg-type]
