@@ -3,6 +3,7 @@
 __version__ = "0.1.0"  # first: submodules read it while the package is still importing
 
 from spades_lab.cards import STANDARD_DECK, Deck, parse_card, parse_cards
+from spades_lab.dd.hands import simulate
 from spades_lab.engine import HandLog, Policy, PolicyError, masks, simulate_games, simulate_hands
 from spades_lab.policies import Player, bid_policy, from_functions, make_player, make_players, play_policy
 from spades_lab.policies.check import PolicyCheckError, check_policy
@@ -15,5 +16,5 @@ from spades_lab.viewer import show
 __all__ = [
     "PRESETS", "STANDARD_DECK", "Deck", "HandLog", "Player", "Policy", "PolicyError", "Rules", "RulesError",
     "PolicyCheckError", "bid_policy", "check_policy", "count_tricks", "count_tricks_batch", "decide", "masks", "play_policy", "from_functions", "load_rules", "make_player", "make_players", "parse_card", "parse_cards",
-    "preset", "show", "simulate_games", "simulate_hands", "tournament", "TournamentResult",
+    "preset", "show", "simulate", "simulate_games", "simulate_hands", "tournament", "TournamentResult",
 ]  # fmt: skip

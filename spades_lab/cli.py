@@ -31,6 +31,8 @@ SHORT = {
     "bag_penalties_per_game": "pen/game", "bag_penalties": "penalties", "team_bid_error": "bid_err",
     "hands_per_game": "hands/game", "unfinished": "unfin", "games_won": "won", "paired_win_diff": "paired",
     "paired_win_lo": "p_lo", "paired_win_hi": "p_hi", "paired_margin": "margin",
+    "dd_tricks": "dd", "dd_bid_error": "dd_bid_err", "dd_bid_error_lo": "dbe_lo", "dd_bid_error_hi": "dbe_hi",
+    "dd_tricks_lost": "dd_lost", "dd_tricks_lost_lo": "dl_lo", "dd_tricks_lost_hi": "dl_hi",
 }  # fmt: skip
 """Short column headings for the terminal; files and --json keep the full names."""
 WIDTH = 100
@@ -61,6 +63,10 @@ def _simulate(args: argparse.Namespace) -> int:
         logs = simulate_games(
             rules, players, args.games, args.seed, batch_size=args.batch_size, max_hands=args.max_hands
         )
+    if args.dd:
+        from spades_lab.dd.hands import with_dd
+
+        logs = with_dd(logs, rules)
     try:
         for log in logs:
             stats.add(log)
@@ -178,7 +184,7 @@ def _tournament(args: argparse.Namespace) -> int:
             workers=args.workers or os.cpu_count() or 1, out=args.out, chunk_games=args.chunk_games,
             store_hands=not args.no_hands, records=args.records, scheduler=args.scheduler,
             progress=False if args.quiet else None, fresh=args.fresh, batch_size=args.batch_size,
-            max_hands=args.max_hands,
+            max_hands=args.max_hands, dd=args.dd,
         )  # fmt: skip
     except KeyboardInterrupt:
         print(f"\ninterrupted: finished chunks are kept in {args.out}; run the same command again to finish",
@@ -202,7 +208,12 @@ def _tournament(args: argparse.Namespace) -> int:
         pairs += ["paired_win_diff", "paired_win_lo", "paired_win_hi", "paired_margin"]
     print()
     print(_table(result.matchups[pairs]))
-    print(_legend(shown + pairs))
+    dd = ["entrant", "dd_hands", "dd_tricks", "dd_bid_error", "dd_bid_error_lo", "dd_bid_error_hi", "dd_tricks_lost",
+          "dd_tricks_lost_lo", "dd_tricks_lost_hi"] if "dd_bid_error" in result.summary else []  # fmt: skip
+    if dd:
+        print()
+        print(_table(result.summary[dd]))
+    print(_legend(shown + pairs + dd))
     print(
         f"{result.total_games} games, {result.total_hands} hands; {speed if result.hands_played else 'nothing left to play'}"
     )
@@ -263,6 +274,10 @@ MAX_HANDS_HELP = (f"safety net, not a rule: stop a game still going after this m
                   f" (default {MAX_HANDS}; 'none': no limit)")  # fmt: skip
 
 
+DD_HELP = ("solve every hand double dummy from its deal and first leader: DD bid error and DD tricks lost"
+           " in the tables (seconds per 4-player hand: keep runs small)")  # fmt: skip
+
+
 def _max_hands(text: str) -> int | None:
     if text.lower() == "none":
         return None
@@ -300,7 +315,8 @@ EXAMPLES = {
     "simulate": """examples:
   spades-lab simulate --games 1000 --seed 1 --player counting+tips --player random --hand-cap 200
   spades-lab simulate --hands 100000 --seed 7 --rules short --records hands.jsonl
-  spades-lab simulate --games 100 --seed 2 --rules duel --player counting+tips --player random --json""",
+  spades-lab simulate --games 100 --seed 2 --rules duel --player counting+tips --player random --json
+  spades-lab simulate --hands 20 --seed 1 --player counting+tips --dd     # bids and play against DD truth""",
     "bench": """examples:
   spades-lab bench --json
   spades-lab bench --workload random --hands 1000000""",
@@ -318,7 +334,8 @@ EXAMPLES = {
         # the same directory with more games plays only the new chunks
   spades-lab tournament --entrant counting+tips --entrant cautious+tips --entrant counting+greedy \\
       --games 4000 --seed 1 --hand-cap 200 --duplicate --workers 2 --out results/rr
-  spades-lab tournament ... --json --quiet""",
+  spades-lab tournament ... --json --quiet
+  spades-lab tournament --entrant counting+tips --entrant counting+expert --hands 50 --seed 1 --dd --out results/dd""",
     "show": """examples:
   spades-lab show hands.jsonl --game 12 --hand 3
   spades-lab show results/a --pairing 0 --seating 1 --game 5000 --hand 0
@@ -362,6 +379,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--batch-size", type=POSITIVE, default=DEFAULT_BATCH, help="tables per batch (results do not depend on it)"
     )
     sim.add_argument("--max-hands", type=_max_hands, default=MAX_HANDS, help=MAX_HANDS_HELP)
+    sim.add_argument("--dd", action="store_true", help=DD_HELP)
     sim.add_argument(
         "--json", action="store_true", help="print one JSON object (per-side figures, speed) instead of tables"
     )
@@ -418,6 +436,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-hands", action="store_true", help="no per-hand table: flat memory, disk grows with games only"
     )
     tour.add_argument("--records", action="store_true", help="also write every hand to records.jsonl (hand records)")
+    tour.add_argument("--dd", action="store_true", help=DD_HELP)
     tour.add_argument("--fresh", action="store_true", help="delete this tool's files in --out first")
     tour.add_argument("--json", action="store_true", help="print the summary and matchups as one JSON object")
     tour.add_argument("--quiet", action="store_true", help="no progress bar (default: a bar when stderr is a terminal)")

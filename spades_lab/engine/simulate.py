@@ -76,15 +76,35 @@ class HandLog:
     stock: np.ndarray
     """Duel: [n, 52] the stock, top first ([n, 0] in 4-player games)."""
 
+    def __post_init__(self) -> None:
+        # Not a dataclass field: it is filled after play, by the dd layer, and most logs never have it.
+        self.dd_tricks: np.ndarray | None = None
+        """[n, 2] each side's double-dummy tricks from `play_start` (None: not solved; see `spades_lab.dd.with_dd`)."""
+
     def __len__(self) -> int:
         return len(self.game)
 
+    @property
+    def first_leader(self) -> np.ndarray:
+        """[n] the seat that led the first trick (left of the dealer, or the 2C holder)."""
+        return self.play_seats[:, 0].astype(np.int64)
+
+    def play_start(self, rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(held, first leader, spades broken) at the first lead: the position a double-dummy solver
+        starts from. Spades count as broken from the start only when the rules have no spades-break rule."""
+        broken = np.full(len(self), not rules.spades_break, dtype=np.bool_)
+        return self.held, self.first_leader, broken
+
     def take(self, rows: np.ndarray) -> HandLog:
-        return HandLog(**{f.name: getattr(self, f.name)[rows] for f in fields(self)})
+        out = HandLog(**{f.name: getattr(self, f.name)[rows] for f in fields(self)})
+        out.dd_tricks = None if self.dd_tricks is None else self.dd_tricks[rows]
+        return out
 
     @staticmethod
     def concat(logs: Sequence[HandLog]) -> HandLog:
-        return HandLog(**{f.name: np.concatenate([getattr(g, f.name) for g in logs]) for f in fields(HandLog)})
+        out = HandLog(**{f.name: np.concatenate([getattr(g, f.name) for g in logs]) for f in fields(HandLog)})
+        out.dd_tricks = _joined([g.dd_tricks for g in logs])
+        return out
 
     def to_pandas(self, rules: Rules | None = None) -> pd.DataFrame:
         """One row per hand: game, hand, dealer, then per seat cards dealt and held (labels, strongest suit first),
@@ -109,11 +129,21 @@ class HandLog:
             for side in (0, 1):
                 data[f"{name}{side}"] = getattr(self, name)[:, side]
         data.update(game_over=self.game_over, winner=self.winner, unfinished=self.unfinished)
+        if self.dd_tricks is not None:
+            for side in (0, 1):
+                data[f"dd_tricks{side}"] = self.dd_tricks[:, side]
         return pd.DataFrame(data)
 
     def sorted(self) -> HandLog:
         """Rows in (game, hand) order: the order of a run, whatever the batch size was."""
         return self.take(np.lexsort((self.hand, self.game)))
+
+
+def _joined(arrays: list[np.ndarray | None]) -> np.ndarray | None:
+    """Optional arrays of logs joined; None unless every log has one (a partly solved batch is not solved)."""
+    if any(a is None for a in arrays):
+        return None
+    return np.concatenate(arrays)  # type: ignore[arg-type]
 
 
 class _Seating:

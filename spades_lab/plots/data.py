@@ -16,7 +16,8 @@ from spades_lab.tournament import TournamentResult, tidy
 from spades_lab.tournament.tidy import HandsRequired, entrants, require_hands, rules_of, side_entrants
 
 __all__ = [
-    "HandsRequired", "Source", "bid_error_shares", "bid_total_shares", "entrants", "load", "nil_outcome_table",
+    "DDRequired", "HandsRequired", "Source", "bid_error_shares", "bid_total_shares", "dd_error_shares", "entrants",
+    "load", "nil_outcome_table",
     "per_game_counts", "rate_table", "require_hands", "rules_of", "seat_hands", "set_rates", "side_entrants",
     "side_hands",
 ]  # fmt: skip
@@ -71,6 +72,33 @@ def bid_error_shares(result: TournamentResult) -> pd.DataFrame:
     counts = seats[~seats["nil"]].groupby(["entrant", "error"], observed=True).size().rename("bids").reset_index()
     counts["share"] = counts["bids"] / counts.groupby("entrant", observed=True)["bids"].transform("sum")
     return counts
+
+
+class DDRequired(HandsRequired):
+    """A plot needs the hands' double-dummy tricks, and the tournament did not solve them (dd=False)."""
+
+
+def dd_error_shares(result: TournamentResult) -> pd.DataFrame:
+    """Per measure (dd_bid_error, dd_tricks_lost), entrant and value: count of side-hands and share of the entrant's.
+
+    dd_bid_error counts the hands where the side had a contract; dd_tricks_lost every hand.
+    """
+    sides = side_hands(result)
+    if "dd_tricks" not in sides.columns:
+        raise DDRequired(
+            f"this plot needs double-dummy tricks, but the tournament in {result.out} ran without dd=True;"
+            " run it with dd=True (--dd) to draw it"
+        )
+    parts = []
+    for measure in ("dd_bid_error", "dd_tricks_lost"):
+        rows = sides[sides[measure].notna()]
+        counts = rows.groupby(["entrant", measure], observed=True).size().rename("count").reset_index()
+        counts = counts.rename(columns={measure: "value"})
+        counts["value"] = counts["value"].astype(np.int64)
+        counts["share"] = counts["count"] / counts.groupby("entrant", observed=True)["count"].transform("sum")
+        counts.insert(0, "measure", measure)
+        parts.append(counts)
+    return pd.concat(parts, ignore_index=True)
 
 
 NIL_OUTCOMES = ("made (0 tricks)", "broken by 1 trick", "broken by 2 tricks", "broken by 3+ tricks")

@@ -10,6 +10,7 @@ from matplotlib.figure import Figure
 
 from spades_lab.plots.bidding import bid_errors, bid_totals
 from spades_lab.plots.data import HandsRequired, Source, load
+from spades_lab.plots.dd import dd_bid_error
 from spades_lab.plots.games import bags, score_trajectories
 from spades_lab.plots.matchups import matchups
 from spades_lab.plots.outcomes import nil_outcomes, set_rate_by_contract, win_rates
@@ -26,6 +27,9 @@ PLOTS: dict[str, Callable[[Source], Figure]] = {
 }
 """Every plot by name; each file is named after its plot."""
 
+DD_PLOTS: dict[str, Callable[[Source], Figure]] = {"dd_bid_error": dd_bid_error}
+"""Plots of runs that solved their hands double dummy (dd=True); `write_all` draws them for those runs only."""
+
 DPI = 110
 FORMATS = ("png", "svg", "pdf")
 
@@ -41,7 +45,8 @@ def write_all(source: Source, out: str | Path | None = None, format: str = "png"
     """Draw every plot into `out` (default: the tournament directory's plots/) as NAME.png (or .svg, .pdf).
 
     Plots that need the per-hand table are skipped, with the reason, when the run kept none, so
-    a --no-hands run still gets the plots its tables can support.
+    a --no-hands run still gets the plots its tables can support. A run made with dd=True (--dd)
+    also gets the DD_PLOTS.
     """
     if format not in FORMATS:
         raise ValueError(f"plot format must be one of {', '.join(FORMATS)}, got {format!r}")
@@ -49,7 +54,8 @@ def write_all(source: Source, out: str | Path | None = None, format: str = "png"
     folder = Path(out) if out is not None else Path(result.out) / "plots"
     folder.mkdir(parents=True, exist_ok=True)
     report = Written()
-    for name, plot in PLOTS.items():
+    plots = {**PLOTS, **(DD_PLOTS if result.manifest["config"].get("dd", False) else {})}
+    for name, plot in plots.items():
         try:
             fig = plot(result)
         except HandsRequired as exc:

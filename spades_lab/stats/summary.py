@@ -8,7 +8,8 @@ import numpy as np
 
 from spades_lab.engine import HandLog
 from spades_lab.rules import Rules
-from spades_lab.stats.tally import side_measures
+from spades_lab.stats.intervals import mean_interval
+from spades_lab.stats.tally import DD_SUMS, dd_measures, side_measures
 
 
 @dataclass
@@ -31,6 +32,8 @@ class HandStats:
     bag_penalties: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
     bid_total: np.ndarray = field(default_factory=lambda: np.zeros(4 * 13 + 1, dtype=np.int64))
     """Histogram of the four bids' sum at a table."""
+    dd: dict[str, np.ndarray] | None = None
+    """Per side, the double-dummy sums (stats.tally.DD_SUMS) of logs solved with dd=True; None until one is added."""
 
     def add(self, log: HandLog) -> None:
         n = len(log)
@@ -50,6 +53,11 @@ class HandStats:
         self.bags += log.bags_won.sum(axis=0)
         self.bag_penalties += log.bag_penalties.sum(axis=0)
         self.bid_total += np.bincount(log.bids.sum(axis=1), minlength=len(self.bid_total))[: len(self.bid_total)]
+        if log.dd_tricks is not None:
+            if self.dd is None:
+                self.dd = {k: np.zeros(2, dtype=np.int64) for k in DD_SUMS}
+            for key, values in dd_measures(log, self.rules).items():
+                self.dd[key] += values.sum(axis=0)
 
     def rows(self) -> list[dict[str, float]]:
         """One dict per partnership, ready for a DataFrame or a printout."""
@@ -71,9 +79,23 @@ class HandStats:
                     "nil_success": self.nils_made[team] / self.nil_bids[team] if self.nil_bids[team] else float("nan"),
                     "bags_per_hand": self.bags[team] / max(self.hands, 1),
                     "bag_penalties": int(self.bag_penalties[team]),
+                    **self._dd_row(team),
                 }
             )
         return out
+
+    def _dd_row(self, team: int) -> dict[str, float]:
+        """The double-dummy figures of a side (the summary's dd_* columns), when the hands were solved."""
+        if self.dd is None:
+            return {}
+        d = {k: float(v[team]) for k, v in self.dd.items()}
+        err, err_lo, err_hi = mean_interval(d["dd_bids"], d["dd_bid_err"], d["dd_bid_err_sq"])
+        lost, lost_lo, lost_hi = mean_interval(d["dd_hands"], d["dd_tricks_lost"], d["dd_tricks_lost_sq"])
+        return {
+            "dd_tricks": d["dd_tricks"] / d["dd_hands"] if d["dd_hands"] else float("nan"),
+            "dd_bid_error": float(err), "dd_bid_error_lo": float(err_lo), "dd_bid_error_hi": float(err_hi),
+            "dd_tricks_lost": float(lost), "dd_tricks_lost_lo": float(lost_lo), "dd_tricks_lost_hi": float(lost_hi),
+        }  # fmt: skip
 
     def mean_bid_total(self) -> float:
         return float((np.arange(len(self.bid_total)) * self.bid_total).sum() / max(self.hands, 1))

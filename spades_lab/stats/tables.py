@@ -13,10 +13,11 @@ import numpy as np
 import pandas as pd
 
 from spades_lab.stats.intervals import mean_interval, wilson
-from spades_lab.stats.tally import SIDE_SUMS
+from spades_lab.stats.tally import DD_SUMS, SIDE_SUMS
 
-TOTALS = ("games", "finished", "wins", "unfinished", "hands", "points", *SIDE_SUMS)
-"""Integer totals kept per (entrant, opponent); every reported figure derives from them."""
+TOTALS = ("games", "finished", "wins", "unfinished", "hands", "points", *SIDE_SUMS, *DD_SUMS)
+"""Integer totals kept per (entrant, opponent); every reported figure derives from them (the DD sums stay 0
+for a run that did not solve its deals)."""
 
 
 def game_totals(games: pd.DataFrame) -> pd.DataFrame:
@@ -32,6 +33,7 @@ def game_totals(games: pd.DataFrame) -> pd.DataFrame:
             "hands": games["hands"],
             "points": games["score"],
             **{k: games[k] for k in SIDE_SUMS},
+            **{k: games[k] if k in games.columns else np.int64(0) for k in DD_SUMS},
         }
     )
     return frame.groupby(["entrant", "opponent"], sort=False)[list(TOTALS)].sum()
@@ -107,7 +109,23 @@ def rates(totals: pd.DataFrame) -> pd.DataFrame:
     out["team_bid_abs_error"] = _ratio(t["team_bid_abs"], t["team_bids"])
     out["team_bid_exact"] = _ratio(t["team_bid_exact"], t["team_bids"])
     out["table_bid_total"] = _ratio(t["table_bid_total"], t["hands"])
+    if "dd_hands" in t.columns and (t["dd_hands"] > 0).any():
+        dd_rates(t, out)
     return out.reset_index(drop=True)
+
+
+def dd_rates(t: pd.DataFrame, out: pd.DataFrame) -> None:
+    """The double-dummy columns (runs with dd=True), per hand and side, with 95% normal intervals on the mean.
+
+    Hands of one game are treated as independent draws; in runs of single hands they are.
+    """
+    out["dd_hands"] = t["dd_hands"]
+    out["dd_tricks"] = _ratio(t["dd_tricks"], t["dd_hands"])
+    mean, low, high = mean_interval(t["dd_bids"], t["dd_bid_err"], t["dd_bid_err_sq"])
+    out["dd_bid_error"], out["dd_bid_error_lo"], out["dd_bid_error_hi"] = mean, low, high
+    out["dd_bid_abs_error"] = _ratio(t["dd_bid_abs"], t["dd_bids"])
+    mean, low, high = mean_interval(t["dd_hands"], t["dd_tricks_lost"], t["dd_tricks_lost_sq"])
+    out["dd_tricks_lost"], out["dd_tricks_lost_lo"], out["dd_tricks_lost_hi"] = mean, low, high
 
 
 def summary_table(totals: pd.DataFrame, order: Sequence[str]) -> pd.DataFrame:

@@ -22,6 +22,13 @@ SIDE_SUMS = (
 )  # fmt: skip
 """Per hand and side, summed over a game's hands (see `side_measures` for each meaning)."""
 
+DD_SUMS = (
+    "dd_hands", "dd_tricks", "dd_tricks_lost", "dd_tricks_lost_sq", "dd_bids", "dd_bid_err", "dd_bid_err_sq",
+    "dd_bid_abs",
+)  # fmt: skip
+"""Per hand and side against double-dummy truth, summed over a game's hands (see `dd_measures`); kept only by
+runs that solved their deals (dd=True)."""
+
 
 def side_measures(log: HandLog, rules: Rules) -> dict[str, np.ndarray]:
     """Each SIDE_SUMS quantity for every hand of a log, as an [n, 2] int64 array (one column per side).
@@ -67,6 +74,40 @@ def side_measures(log: HandLog, rules: Rules) -> dict[str, np.ndarray]:
     return {k: np.asarray(v, dtype=np.int64) for k, v in measures.items()}
 
 
+def dd_measures(log: HandLog, rules: Rules) -> dict[str, np.ndarray]:
+    """Each DD_SUMS quantity for every hand of a log solved double dummy (`log.dd_tricks` set), as [n, 2] int64.
+
+    - dd_hands: 1 per hand and side; dd_tricks: the side's DD tricks (the most the partnership can
+      take together against best defence, from the cards held at the first lead).
+    - dd_tricks_lost (and its square): DD tricks minus the tricks the side took. The defence may err
+      too, so a hand can give a negative value; over both sides of a hand the two values cancel.
+    - dd_bids, dd_bid_err (and its square), dd_bid_abs: over sides with a contract (the engine's:
+      the side's non-nil bids added up), the contract minus the side's DD tricks (> 0 overbid).
+      A nil bidder's partner bids alone against the whole side's DD tricks, nil bidder included:
+      a side with a nil bid shows how its bid compares with what the two hands could take.
+    """
+    if log.dd_tricks is None:
+        raise ValueError("this hand log was not solved double dummy (run with dd=True, or spades_lab.dd.with_dd)")
+    result = score_hands(rules, log.bids, log.tricks, log.bags_before, log.blind)
+    seats = side_seats(log.bids.shape[1])
+    taken = log.tricks[:, seats].astype(np.int64).sum(axis=2)
+    dd = np.asarray(log.dd_tricks, dtype=np.int64)
+    lost = dd - taken
+    has = np.asarray(result.has_contract, dtype=bool)
+    err = np.where(has, np.asarray(result.contract, dtype=np.int64) - dd, 0)
+    measures = {
+        "dd_hands": np.ones_like(dd),
+        "dd_tricks": dd,
+        "dd_tricks_lost": lost,
+        "dd_tricks_lost_sq": lost * lost,
+        "dd_bids": has,
+        "dd_bid_err": err,
+        "dd_bid_err_sq": err * err,
+        "dd_bid_abs": np.abs(err),
+    }
+    return {k: np.asarray(v, dtype=np.int64) for k, v in measures.items()}
+
+
 class GameTally:
     """Sums for the games lo..hi-1 of one seating, fed hand logs in any order and any batching.
 
@@ -74,10 +115,10 @@ class GameTally:
     ends it whatever the score).
     """
 
-    def __init__(self, rules: Rules, lo: int, hi: int, single_hands: bool = False) -> None:
+    def __init__(self, rules: Rules, lo: int, hi: int, single_hands: bool = False, dd: bool = False) -> None:
         n = hi - lo
-        self.rules, self.lo, self.hi, self.single_hands = rules, lo, hi, single_hands
-        self.sums = {k: np.zeros((n, 2), dtype=np.int64) for k in SIDE_SUMS}
+        self.rules, self.lo, self.hi, self.single_hands, self.dd = rules, lo, hi, single_hands, dd
+        self.sums = {k: np.zeros((n, 2), dtype=np.int64) for k in SIDE_SUMS + (DD_SUMS if dd else ())}
         self.hands = np.zeros(n, dtype=np.int64)
         self.score = np.zeros((n, 2), dtype=np.int64)
         self.bags = np.zeros((n, 2), dtype=np.int64)
@@ -91,7 +132,10 @@ class GameTally:
         row = np.asarray(log.game, dtype=np.int64) - self.lo
         if len(row) and (row.min() < 0 or row.max() >= len(self.hands)):
             raise ValueError(f"hand log holds games outside {self.lo}..{self.hi - 1}")
-        for key, values in side_measures(log, self.rules).items():
+        measures = side_measures(log, self.rules)
+        if self.dd:
+            measures.update(dd_measures(log, self.rules))
+        for key, values in measures.items():
             np.add.at(self.sums[key], row, values)
         np.add.at(self.hands, row, 1)
         self.bid_totals += np.bincount(log.bids.sum(axis=1), minlength=len(self.bid_totals))[: len(self.bid_totals)]

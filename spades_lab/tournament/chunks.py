@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from spades_lab import __version__
+from spades_lab.dd.hands import process_solver, with_dd
 from spades_lab.engine import MAX_HANDS, HandLog, MaxHandsWarning, PolicyError, simulate_games, simulate_hands
 from spades_lab.engine.records import hand_records
 from spades_lab.policies import Player, make_player
@@ -71,6 +72,8 @@ class ChunkTask:
     progress: Any = None
     """A queue the worker reports each batch to, as (games finished, hands played), so the parent's bar
     moves per batch rather than per chunk; None reports nothing. Results never depend on it."""
+    dd: bool = False
+    """Solve every hand double dummy from its deal and first leader (one solver per worker process)."""
 
     def describe(self) -> str:
         c = self.chunk
@@ -96,6 +99,10 @@ class ChunkResult:
     files: dict[str, Any] | None = None
     """Rows, bytes and SHA-256 of each file written (for the manifest), once written."""
 
+
+DD_BATCH = 32
+"""Largest batch of a dd=True chunk: solving takes seconds a hand, so smaller batches move the progress bar
+(and the results never depend on the batch size)."""
 
 _PLAYERS: dict[str | bytes, Player] = {}
 
@@ -142,6 +149,9 @@ def hand_frame(log: HandLog, chunk: Chunk) -> pd.DataFrame:
     data["game_over"] = log.game_over
     data["winner"] = log.winner
     data["unfinished"] = log.unfinished
+    if log.dd_tricks is not None:
+        for side in (0, 1):
+            data[f"dd_tricks{side}"] = log.dd_tricks[:, side]
     return pd.DataFrame(data)
 
 
@@ -160,12 +170,14 @@ def _play(task: ChunkTask) -> ChunkResult:
     start = time.perf_counter()
     c = task.chunk
     players = seat_players(task)
-    batch = max(1, min(task.batch_size, c.games))
+    batch = max(1, min(task.batch_size, c.games, DD_BATCH if task.dd else c.games))
     if task.single_hands:
         logs = simulate_hands(task.rules, players, c.games, task.seed, batch, c.lo)
     else:
         logs = simulate_games(task.rules, players, c.games, task.seed, batch, c.lo, max_hands=task.max_hands)
-    tally = GameTally(task.rules, c.lo, c.hi, single_hands=task.single_hands)
+    if task.dd:
+        logs = with_dd(logs, task.rules, solver=process_solver(task.rules))
+    tally = GameTally(task.rules, c.lo, c.hi, single_hands=task.single_hands, dd=task.dd)
     kept: list[HandLog] = []
     n_hands = 0
     with warnings.catch_warnings():

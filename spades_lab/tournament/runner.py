@@ -196,6 +196,7 @@ def tournament(
     fresh: bool = False,
     batch_size: int = DEFAULT_BATCH,
     max_hands: int | None = MAX_HANDS,
+    dd: bool = False,
 ) -> TournamentResult:
     """Play every pair of entrants against each other and return the tidy tables.
 
@@ -211,6 +212,9 @@ def tournament(
     - `chunk_games`: game ids per chunk, the unit of resumption and of work handed to a worker.
     - `max_hands`: a complete game still going after this many hands stops unfinished (a safety
       net outside the rules, so that no run goes on for ever); one `MaxHandsWarning` gives the count.
+    - `dd`: solve every hand double dummy from its deal (after any exchange) and first leader: the
+      hands table gains dd_tricks0/1 and the summaries the dd_* columns (bid error and tricks lost
+      against DD truth). A solve takes seconds per 4-player hand: keep such runs to thousands of hands.
     - `progress`: a bar moving per batch; None (the default) shows it when stderr is a terminal or in
       Jupyter. A cold kernel cache is compiled here first, with a message unless progress is False.
     Results depend on entrants, rules, seed, counts, duplicate and chunk layout only.
@@ -232,6 +236,8 @@ def tournament(
         "store_hands": bool(store_hands), "records": bool(records), "version": __version__,
         "max_hands": max_hands,
     }  # fmt: skip
+    if dd:
+        config["dd"] = True  # only when on, so that runs made before the option still resume
     keep = None
     if out is None:
         keep = tempfile.TemporaryDirectory(prefix="spades-tournament-")
@@ -255,6 +261,7 @@ def tournament(
         missing[0] if missing else chunks[0], rules, tuple(shipped), tuple(names), int(seed),
         single_hands=hands is not None, batch_size=batch_size, store_hands=store_hands, records=records,
         version=__version__, write_to=None if scheduler is not None else str(store.root), max_hands=max_hands,
+        dd=bool(dd),
     )  # fmt: skip
     tasks = (replace(template, chunk=c) for c in missing)
     show = wanted(progress)

@@ -90,7 +90,9 @@ def side_hands(result: TournamentResult) -> pd.DataFrame:
     bids added up; 0 when every bidder of the side bid nil), contract_tricks (tricks counting toward
     it), tricks (all the side's tricks), has_contract, set (had a contract and missed it); nil_bids,
     nils_made; score_before, bags_before (carried into the hand), bags_won (taken in it), bags_after,
-    bag_penalties, hand_score (the points of the hand), score_after.
+    bag_penalties, hand_score (the points of the hand), score_after. A run with dd=True adds dd_tricks
+    (the side's double-dummy tricks), dd_bid_error (contract minus dd_tricks; NaN without a contract)
+    and dd_tricks_lost (dd_tricks minus tricks).
     """
     hands = require_hands(result, "a per-side table")
     rules = rules_of(result)
@@ -112,6 +114,11 @@ def side_hands(result: TournamentResult) -> pd.DataFrame:
         "nil_bids": nil.sum(axis=2),
         "nils_made": (nil & (side_tricks == 0)).sum(axis=2),
     }
+    if "dd_tricks0" in hands.columns:
+        dd = hands[["dd_tricks0", "dd_tricks1"]].to_numpy(dtype=np.int64)
+        per_side["dd_tricks"] = dd
+        per_side["dd_bid_error"] = np.where(scored.has_contract, scored.contract - dd, np.nan)
+        per_side["dd_tricks_lost"] = dd - per_side["tricks"]
     n = len(hands)
     frame = pd.DataFrame({k: np.repeat(hands[k].to_numpy(), 2) for k in ("pairing", "seating", "game", "hand")})
     frame["side"] = np.tile(np.arange(2), n)
