@@ -167,7 +167,7 @@ def tt_probe(
     if slot < 0:
         return 0, ZERO
     e = np.int64(index[slot, 1]) - 1
-    prev = -1
+    prev = np.int64(-1)
     scans = 0
     while e >= 0:
         scans += 1
