@@ -17,7 +17,12 @@ Variants (RULES.md "Variants" and "Two-player Duel"), each a field of the rules 
     ("off", "win" or a number of points), nil_exchange (cards passed each way with a plain nil),
     zero_bid "plain" (RULES.md's minimum-bid variant: 0 is a plain bid, not nil), blind_bids (a number
     of at least blind_bids bid before seeing the cards, allowed while trailing by blind_bid_trail,
-    flagged in `blind` like a blind nil; its side's contract scores double, made or set).
+    flagged in `blind` like a blind nil; its side's contract scores double, made or set);
+    partnerships False (issue 13's cutthroat: "four players, each for themselves: contracts,
+    scores, bags, nil and the target per player"): every seat is its own side, so every per-side
+    field has four entries, there are no partner exchanges and no side contract limits, a game ends
+    when a player reaches the target with the highest total alone (a tie for the top plays on), and
+    blind nil / blind bid trails are measured against the best other player.
 A rules dict may omit any field: DEFAULT_RULES fills it in.
 
 Public interface (the engine tests call exactly these):
@@ -50,6 +55,7 @@ REMOVED: dict[str, tuple[str, ...]] = {"standard": (), "jokers": ("2H", "2D"), "
 # The default rules of RULES.md, as the fields the referee understands.
 DEFAULT_RULES: dict[str, Any] = {
     "players": 4,
+    "partnerships": True,
     "deck": "standard",
     "first_lead": "left_of_dealer",
     "first_bidder": "left_of_dealer",
@@ -214,9 +220,24 @@ def partnership_of(seat: int) -> int:
     return seat % 2
 
 
-def side_seats(players: int) -> list[list[int]]:
-    """The seats of side 0 and side 1."""
-    return [[0, 2], [1, 3]] if players == 4 else [[0], [1]]
+def side_seats(players: int, partnerships: bool = True) -> list[list[int]]:
+    """The seats of each side: two partnerships, or every player alone (Duel, cutthroat)."""
+    if players == 4 and partnerships:
+        return [[0, 2], [1, 3]]
+    return [[s] for s in range(players)]
+
+
+def side_of(seat: int, rules: dict) -> int:
+    """The side a seat scores for: its partnership, or the seat itself where each plays for itself."""
+    for side, seats in enumerate(side_seats(rules["players"], rules["partnerships"])):
+        if seat in seats:
+            return side
+    raise ValueError(f"seat {seat} is at no side")
+
+
+def trailing_by(score_before: list[int], side: int) -> int:
+    """How far a side is behind the best of the other sides (with two sides: the other one)."""
+    return max(score for other, score in enumerate(score_before) if other != side) - score_before[side]
 
 
 def score_hand(
@@ -224,7 +245,8 @@ def score_hand(
 ) -> tuple[list[int], list[int]]:
     """Score one hand: returns (hand_score per side, bags_after per side).
 
-    4 bids: partnerships of seats 0+2 and 1+3; 2 bids: Duel, each player its own side.
+    4 bids: partnerships of seats 0+2 and 1+3 (partnerships False, cutthroat: four sides of one
+    seat each); 2 bids: Duel, each player its own side. bags_before has one entry per side.
     Follows RULES.md "Default scoring" and its variants, with every number taken from `rules`:
     - contract = sum of the side's non-nil bids; contract tricks = the tricks of its
       non-nil bidders (a nil bidder's tricks never help the partner), unless
@@ -251,8 +273,9 @@ def score_hand(
     """
     rules = {**DEFAULT_RULES, **rules}
     players = len(bids)
-    if players not in (2, 4) or len(tricks) != players or len(bags_before) != 2:
-        raise ValueError("score_hand needs 4 (or, in Duel, 2) bids and trick counts and 2 bag counts")
+    sides = side_seats(players, rules["partnerships"])
+    if players not in (2, 4) or len(tricks) != players or len(bags_before) != len(sides):
+        raise ValueError("score_hand needs 4 (or, in Duel, 2) bids and trick counts and one bag count per side")
     if blind is None:
         blind = [False] * players
     if len(blind) != players:
@@ -260,9 +283,9 @@ def score_hand(
     if rules["bag_penalty_enabled"] and rules["bag_threshold"] <= 0:
         raise ValueError("bag_threshold must be positive when the bag penalty is enabled")
 
-    hand_score = [0, 0]
-    bags_after = [0, 0]
-    for side, seats in enumerate(side_seats(players)):
+    hand_score = [0] * len(sides)
+    bags_after = [0] * len(sides)
+    for side, seats in enumerate(sides):
         score = 0
         new_bags = 0
 
@@ -317,7 +340,8 @@ def game_result(
     """Decide (game_over, winner, unfinished) once a hand has been scored.
 
     The game ends if a side reached the target, or (mercy on) a side is at or
-    below mercy_threshold; the higher total wins and equal totals play on.
+    below mercy_threshold; the higher total wins and equal totals play on. With more than two
+    sides (cutthroat) the highest total must be one side's alone; a tie for the top plays on.
     With moon "win", a side that took all 13 tricks of this hand (`tricks_per_side`) wins at once.
     If it has not ended and hands_played reached hand_cap, it stops unfinished:
     never a win for anyone.
@@ -328,8 +352,9 @@ def game_result(
     ended = any(s >= rules["target"] for s in score_after)
     if rules["mercy"]:
         ended = ended or any(s <= rules["mercy_threshold"] for s in score_after)
-    if ended and score_after[0] != score_after[1]:
-        return True, (0 if score_after[0] > score_after[1] else 1), False
+    top = max(score_after)
+    if ended and score_after.count(top) == 1:
+        return True, score_after.index(top), False
     cap = rules["hand_cap"]
     if cap is not None and hands_played >= cap:
         return False, None, True
@@ -351,11 +376,11 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _int_pair(record: dict, name: str) -> list[int]:
-    """A per-side field: a list of two ints."""
+def _int_pair(record: dict, name: str, sides: int = 2) -> list[int]:
+    """A per-side field: a list of one int per side (two, or four in cutthroat)."""
     value = _field(record, name)
-    if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(_is_int(v) for v in value):
-        raise RefereeError(f"{name}: expected two integers (one per side), got {value!r}")
+    if not isinstance(value, (list, tuple)) or len(value) != sides or not all(_is_int(v) for v in value):
+        raise RefereeError(f"{name}: expected {sides} integers (one per side), got {value!r}")
     return list(value)
 
 
@@ -437,8 +462,7 @@ def _check_blind(record: dict, rules: dict, players: int, score_before: list[int
             continue
         if not rules["blind_nil"]:
             raise RefereeError(f"blind[{seat}]: {blind!r} but these rules have no blind nil")
-        side = partnership_of(seat)
-        deficit = score_before[1 - side] - score_before[side]
+        deficit = trailing_by(score_before, side_of(seat, rules))
         trail = rules["blind_nil_trail"]
         if trail > 0 and deficit < trail:
             raise RefereeError(
@@ -455,8 +479,7 @@ def _check_blind_number(seat: int, bid: int, rules: dict, score_before: list[int
         raise RefereeError(f"blind[{seat}]: blind bid of {bid} but these rules have no blind bids")
     if bid < least:
         raise RefereeError(f"blind[{seat}]: blind bid of {bid}, below the blind minimum {least}")
-    side = partnership_of(seat)
-    deficit = score_before[1 - side] - score_before[side]
+    deficit = trailing_by(score_before, side_of(seat, rules))
     trail = rules["blind_bid_trail"]
     if trail > 0 and deficit < trail:
         raise RefereeError(
@@ -486,7 +509,11 @@ def _check_bids(
         if blind[seat] and bid != 0 and (rules["blind_bids"] is None or bid < rules["blind_bids"]):
             raise RefereeError(f"bids[{seat}]: {bid} but blind[{seat}] marks a blind nil")
     _check_bid_rule(bids, rules, players, deal, deck)
-    if players == 4:
+    if players == 4 and not rules["partnerships"]:
+        # cutthroat: no side contract; a limit on one would need a partner to share it
+        if rules["max_team_contract"] is not None or rules["min_team_contract"]:
+            raise ValueError("side contract limits need partnerships; these rules have none")
+    elif players == 4:
         # Nil counts 0. The cap binds every bid; the minimum binds the second partner to bid, and
         # once both have bid that is exactly "the side's sum is at least the minimum".
         for side, seats in enumerate(side_seats(players)):
@@ -514,6 +541,8 @@ def _check_bid_rule(bids: list[int], rules: dict, players: int, deal: list[set[s
     if rule == "free":
         return
     if rule == "suicide":
+        if players != 4 or not rules["partnerships"]:
+            raise ValueError("suicide is a rule of partnerships; these rules have none")
         for side, seats in enumerate(side_seats(players)):
             pair = [bids[s] for s in seats]
             nils = [b for b in pair if b == 0]
@@ -546,6 +575,10 @@ def _apply_exchange(
     moment (so the bidder may pass back a card it has just received).
     """
     exchange = record.get("exchange") or []
+    if not rules["partnerships"]:
+        if exchange:
+            raise RefereeError(f"exchange: {exchange!r} but each plays for itself: there is no partner to pass to")
+        return [set(h) for h in deal]
     blind_k = rules["blind_nil_exchange"] if rules["blind_nil"] else 0
     cards_of: dict[int, int] = {}  # side -> cards passed each way
     if not isinstance(exchange, (list, tuple)):
@@ -685,8 +718,9 @@ def check_record(record: dict, rules: dict) -> None:
     dealer = _field(record, "dealer")
     if not _is_int(dealer) or not 0 <= dealer < players:
         raise RefereeError(f"dealer: expected a seat 0..{players - 1}, got {dealer!r}")
-    score_before = _int_pair(record, "score_before")
-    bags_before = _int_pair(record, "bags_before")
+    n_sides = len(side_seats(players, rules["partnerships"]))
+    score_before = _int_pair(record, "score_before", n_sides)
+    bags_before = _int_pair(record, "bags_before", n_sides)
 
     deal = _check_hands(record, "deal", deck, players)
     if players == 2:
@@ -710,15 +744,15 @@ def check_record(record: dict, rules: dict) -> None:
         raise RefereeError(f"tricks: record says {claimed_tricks!r}, replay gives {tricks}")
 
     hand_score, bags_after = score_hand(rules, bids, tricks, bags_before, blind)
-    if _int_pair(record, "hand_score") != hand_score:
+    if _int_pair(record, "hand_score", n_sides) != hand_score:
         raise RefereeError(f"hand_score: record says {record['hand_score']!r}, rules give {hand_score}")
-    score_after = [score_before[t] + hand_score[t] for t in (0, 1)]
-    if _int_pair(record, "score_after") != score_after:
+    score_after = [score_before[t] + hand_score[t] for t in range(n_sides)]
+    if _int_pair(record, "score_after", n_sides) != score_after:
         raise RefereeError(f"score_after: record says {record['score_after']!r}, expected {score_after}")
-    if _int_pair(record, "bags_after") != bags_after:
+    if _int_pair(record, "bags_after", n_sides) != bags_after:
         raise RefereeError(f"bags_after: record says {record['bags_after']!r}, rules give {bags_after}")
 
-    per_side = [sum(tricks[s] for s in seats) for seats in side_seats(players)]
+    per_side = [sum(tricks[s] for s in seats) for seats in side_seats(players, rules["partnerships"])]
     game_over, winner, unfinished = game_result(rules, score_after, hand_no + 1, per_side)
     if _field(record, "game_over") is not game_over:
         raise RefereeError(f"game_over: record says {record['game_over']!r}, expected {game_over}")
@@ -746,8 +780,8 @@ def check_game(records: list[dict], rules: dict) -> None:
     if len(game_ids) > 1:
         raise RefereeError(f"game: records come from several games {sorted(map(str, game_ids))}")
 
-    previous_score = [0, 0]
-    previous_bags = [0, 0]
+    previous_score = [0] * len(side_seats(players, rules["partnerships"]))
+    previous_bags = list(previous_score)
     previous_dealer: int | None = None
     for i, record in enumerate(records):
         try:

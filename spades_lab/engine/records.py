@@ -331,14 +331,23 @@ def replay(records: list[dict[str, Any]], rules: Rules | str | dict[str, Any] | 
             raise RecordError(f"record {i} (game {record.get('game')}, hand {record.get('hand')}): {exc}") from None
     game = np.array([r.get("game", i) for i, r in enumerate(records)], dtype=np.int64)
     hand = np.array([_need(r, "hand") for r in records], dtype=np.int64)
+    carried = {}
+    for key in ("score_before", "bags_before"):
+        values = [_need(r, key) for r in records]
+        for record, value in zip(records, values):
+            if not isinstance(value, list) or len(value) != rules.sides:
+                raise RecordError(
+                    f"record (game {record.get('game')}, hand {record.get('hand')}): {key} is {value!r}; these rules"
+                    f" have {rules.sides} sides (one entry each: partnerships 0+2, 1+3, or one per player)"
+                )
+        carried[key] = np.array(values, dtype=np.int64).reshape(n, rules.sides)
     script = _Script(bids, blind, passed, plays, game, hand)
     try:
         return play_hand(
             rules, [script] * p, game, hand,
             rng.derive(np.uint64(0), game),
             np.array([_need(r, "dealer") for r in records], dtype=np.int64),
-            np.array([_need(r, "score_before") for r in records], dtype=np.int64).reshape(n, 2),
-            np.array([_need(r, "bags_before") for r in records], dtype=np.int64).reshape(n, 2),
+            carried["score_before"], carried["bags_before"],
             deal=deal,
         )  # fmt: skip
     except PolicyError as exc:

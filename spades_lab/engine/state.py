@@ -36,7 +36,7 @@ import numpy as np
 from spades_lab.cards import Deck, deck_for
 from spades_lab.engine import kernels, rng
 from spades_lab.engine.bits import BIT
-from spades_lab.engine.scoring import HandScore, score_hands
+from spades_lab.engine.scoring import HandScore, deficit, score_hands
 from spades_lab.rules import SUICIDE_MIN, Rules
 
 
@@ -271,8 +271,8 @@ class State:
         self.game_id = shown("game_id", (n,), np.int64, game_id)
         self.hand_number = shown("hand_number", (n,), np.int64, hand_number)
         self.dealer = shown("dealer", (n,), np.int64, dealer)
-        self.scores = shown("scores", (n, 2), np.int64, scores)
-        self.bags = shown("bags", (n, 2), np.int64, bags)
+        self.scores = shown("scores", (n, rules.sides), np.int64, scores)
+        self.bags = shown("bags", (n, rules.sides), np.int64, bags)
         self.policy_key = rng.derive(hand_keys, rng.STREAM_POLICY)
         self.drafted = deal is None and p == 2
         if deal is not None:
@@ -505,16 +505,12 @@ class State:
                 self.legal_bids[:, : rules.blind_bids] = False
                 eligible = ~self.blind[tables, actor] & self.legal_bids.any(axis=1)
                 if rules.blind_bid_trail:
-                    own = actor % 2
-                    eligible &= self.scores[tables, 1 - own] - self.scores[tables, own] >= rules.blind_bid_trail
+                    eligible &= deficit(self.scores, actor % rules.sides) >= rules.blind_bid_trail
             elif phase == Phase.BLIND:
                 # blind nil is a nil: only where nil is a legal bid, and only for a side trailing enough
                 eligible = self.legal_bids[:, 0].copy()
                 if rules.blind_nil_trail:
-                    trailing = actor % 2
-                    eligible &= (
-                        self.scores[tables, 1 - trailing] - self.scores[tables, trailing] >= rules.blind_nil_trail
-                    )
+                    eligible &= deficit(self.scores, actor % rules.sides) >= rules.blind_nil_trail
             else:
                 eligible = ~self.blind[tables, actor]
             self.to_act = np.where(eligible, actor, -1)
