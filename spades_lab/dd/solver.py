@@ -35,6 +35,11 @@ class Solver:
 
     def __init__(self, rules: Rules | str | dict | None = None, tt_bits: int = DEFAULT_BITS) -> None:
         self.rules = load_rules(rules)
+        if not self.rules.partnerships:
+            raise ValueError(
+                "rules field partnerships = False (cutthroat): the double-dummy solver counts a partnership's"
+                " tricks (seats 0+2 against 1+3), which is no question of cutthroat; allowed: partnerships True"
+            )
         self.deck: Deck = deck_for(self.rules.deck)
         self.players = self.rules.players
         self.first_rule = FIRST_RULES[self.rules.first_lead]

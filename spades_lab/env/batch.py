@@ -105,6 +105,12 @@ class BatchEnv:
         max_hands: int | None = MAX_HANDS,
     ) -> None:
         self.rules: Rules = load_rules(rules) if not isinstance(rules, Rules) else rules
+        if not self.rules.partnerships:
+            raise ValueError(
+                "rules field partnerships = False (cutthroat) is not supported by the RL environments: their"
+                " observation vector and rewards are per partnership (own side, other side); simulate and"
+                " tournaments play cutthroat"
+            )
         if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
             raise ValueError(f"n = {n!r} tables is impossible; allowed: at least 1")
         if reward not in REWARDS:

@@ -52,8 +52,9 @@ def score_lines(hand: Hand) -> list[str]:
     r = hand.record
     p = hand.players
     out = []
-    for side in (0, 1):
-        seats = list(range(side, p, 2))
+    sides = len(r["hand_score"])  # 2, or 4 players in cutthroat
+    for side in range(sides):
+        seats = list(range(side, p, sides))
         took = sum(int(r["tricks"][s]) for s in seats)
         bids = " + ".join(f"{hand.bid_text(s)} (seat {s} took {r['tricks'][s]})" for s in seats)
         out.append(
