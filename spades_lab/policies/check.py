@@ -107,6 +107,9 @@ def _positions(rules: Rules, tables: int) -> tuple[np.ndarray, np.ndarray, np.nd
         [rules.mercy_threshold + 10 if rules.mercy else -300, 0], [90, 90],
     ]  # fmt: skip
     bag_rows = [[0, 0], [rules.bag_threshold - 1, 0], [0, rules.bag_threshold - 1], [3, 7]]
+    if rules.sides == 4:  # cutthroat: seats 2 and 3 mirror seats 1 and 0 (ties for the lead included)
+        score_rows = [row + row[::-1] for row in score_rows]
+        bag_rows = [row + row[::-1] for row in bag_rows]
     t = np.arange(tables)
     scores = np.array(score_rows, dtype=np.int64)[t % len(score_rows)]
     bags = np.array(bag_rows, dtype=np.int64)[(t // len(score_rows)) % len(bag_rows)]
