@@ -311,3 +311,17 @@ def test_bench_cutthroat_counts_cards() -> None:
 
     out = bench.WORKLOADS["cutthroat"][0](300, 1)
     assert isinstance(out, dict) and out["hands"] == 300 and out["cards"] == 300 * 52
+
+
+def test_positions_carry_one_score_per_player() -> None:
+    from spades_lab.engine.position import position_view
+
+    record = dict(simulated("counting+tips")[5])
+    record["plays"] = record["plays"][:6]
+    record["to_act"] = (record["plays"][-1][0] + 1) % 4
+    for key in ("tricks", "hand_score", "score_after", "bags_after", "game_over", "winner"):
+        record.pop(key)
+    view = position_view(record, CUT)
+    assert isinstance(view, PlayView) and view.scores[0].tolist() == record["score_before"]
+    with pytest.raises(RecordError, match="4 integers"):
+        position_view({**record, "score_before": [0, 0]}, CUT)

@@ -42,7 +42,8 @@ def deficit(scores: np.ndarray, side: np.ndarray) -> np.ndarray:
     tables = np.arange(len(scores))
     others = scores.copy()
     others[tables, side] = np.iinfo(np.int64).min
-    return others.max(axis=1) - scores[tables, side]
+    behind: np.ndarray = others.max(axis=1) - scores[tables, side]
+    return behind
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,8 @@ def entrant_columns(values: np.ndarray) -> np.ndarray:
     values = np.asarray(values)
     if values.shape[1] == 2:
         return values
-    return values[:, [0, 1]] + values[:, [2, 3]]
+    folded: np.ndarray = values[:, [0, 1]] + values[:, [2, 3]]
+    return folded
 
 
 def side_measures(log: HandLog, rules: Rules) -> dict[str, np.ndarray]:
