@@ -51,20 +51,60 @@ WORKED = [
     # A failed nil: -100 and its 2 tricks are the player's own bags (+2).
     ("failed nil", CUT, [0, 5, 4, 3], [2, 5, 3, 3], [0, 0, 0, 0], None, [-98, 50, -40, 30], [2, 0, 0, 0]),
     # Bags per player: 9 + 2 reach 10 (-100, 1 left); 8 + 1 stay 9.
-    ("bag penalty per player", CUT, [3, 3, 3, 3], [5, 4, 2, 2], [9, 8, 0, 5], None, [-68, 31, -30, -30],
-     [1, 9, 0, 5]),  # fmt: skip
+    (
+        "bag penalty per player",
+        CUT,
+        [3, 3, 3, 3],
+        [5, 4, 2, 2],
+        [9, 8, 0, 5],
+        None,
+        [-68, 31, -30, -30],
+        [1, 9, 0, 5],
+    ),  # fmt: skip
     # Blind nil is worth 200 to its player alone.
-    ("blind nil", CUT.replace(blind_nil=True), [0, 5, 4, 3], [0, 6, 4, 3], [0, 0, 0, 0], [True, False, False, False],
-     [200, 51, 40, 30], [0, 1, 0, 0]),  # fmt: skip
+    (
+        "blind nil",
+        CUT.replace(blind_nil=True),
+        [0, 5, 4, 3],
+        [0, 6, 4, 3],
+        [0, 0, 0, 0],
+        [True, False, False, False],
+        [200, 51, 40, 30],
+        [0, 1, 0, 0],
+    ),  # fmt: skip
     # A moon worth 200: the player taking all 13 scores 200 for the hand, no bags.
-    ("moon 200", CUT.replace(moon=200), [5, 1, 1, 1], [13, 0, 0, 0], [4, 0, 0, 0], None, [200, -10, -10, -10],
-     [4, 0, 0, 0]),  # fmt: skip
+    (
+        "moon 200",
+        CUT.replace(moon=200),
+        [5, 1, 1, 1],
+        [13, 0, 0, 0],
+        [4, 0, 0, 0],
+        None,
+        [200, -10, -10, -10],
+        [4, 0, 0, 0],
+    ),  # fmt: skip
     # 10-for-200 is about a contract: one player's 10 counts.
-    ("big contract per player", CUT.replace(big_contract=10), [10, 1, 1, 1], [10, 1, 1, 1], [0, 0, 0, 0], None,
-     [200, 10, 10, 10], [0, 0, 0, 0]),  # fmt: skip
+    (
+        "big contract per player",
+        CUT.replace(big_contract=10),
+        [10, 1, 1, 1],
+        [10, 1, 1, 1],
+        [0, 0, 0, 0],
+        None,
+        [200, 10, 10, 10],
+        [0, 0, 0, 0],
+    ),  # fmt: skip
     # A blind number bid of 6 doubles that player's contract only: +120; the others score as usual.
-    ("blind number bid", CUT.replace(blind_bids=6), [6, 2, 2, 2], [6, 3, 2, 2], [0, 0, 0, 0],
-     [True, False, False, False], [120, 21, 20, 20], [0, 1, 0, 0]),  # fmt: skip
+    (
+        "blind number bid",
+        CUT.replace(blind_bids=6),
+        [6, 2, 2, 2],
+        [6, 3, 2, 2],
+        [0, 0, 0, 0],
+        [True, False, False, False],
+        [120, 21, 20, 20],
+        [0, 1, 0, 0],
+    ),  # fmt: skip
 ]
 
 
@@ -149,7 +189,9 @@ SETUPS = {
     "counting+expert": (CUT, 6, "counting+expert"),
     "blind nil, trail 50": (CUT.replace(blind_nil=True, blind_nil_trail=50, hand_cap=8), 60, "random"),
     "blind bids 5, moon 150, no spades break": (
-        CUT.replace(blind_bids=5, moon=150, spades_break=False, hand_cap=6), 60, "random",
+        CUT.replace(blind_bids=5, moon=150, spades_break=False, hand_cap=6),
+        60,
+        "random",
     ),
     "mercy, target 250, mixed players": (CUT.replace(mercy=True, target=250), 8, "counting+tips"),
 }
