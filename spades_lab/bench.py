@@ -34,6 +34,11 @@ def _cutthroat_hands(n: int, seed: int) -> dict[str, int]:
     return _random_hands(n, seed, preset("cutthroat"))
 
 
+def _three_player_hands(n: int, seed: int) -> dict[str, int]:
+    """The `random` workload under the three-player preset (51 cards, 17 tricks a hand)."""
+    return _random_hands(n, seed, preset("three-player"))
+
+
 def _duel_hands(n: int, seed: int) -> int:
     """Duel hands: random draft, bids and plays."""
     rules = preset("duel")
@@ -91,6 +96,11 @@ WORKLOADS: dict[str, tuple[Callable[[int, int], int | tuple[int, dict] | dict], 
         2_000_000,
         "the random workload under the cutthroat preset (each for themselves: four sides scored)",
     ),
+    "three-player": (
+        _three_player_hands,
+        2_000_000,
+        "the random workload under the three-player preset (17 tricks of 3 cards; compare cards_per_s)",
+    ),
     "heuristic": (
         _heuristic_games,
         1_000_000,
@@ -109,7 +119,7 @@ WORKLOADS: dict[str, tuple[Callable[[int, int], int | tuple[int, dict] | dict], 
     "pimc": (_pimc_hands, 200, "single hands, counting+pimc vs counting+expert; also decisions_per_s (searched plays)"),
     "dd": (_dd_deals, 30, "double-dummy solves of full deals, one core; deals/s, median/p99 ms, DDS alongside"),
 }
-PER_CARD = ("cutthroat",)
+PER_CARD = ("cutthroat", "three-player")
 """Rule-set workloads reported per card played against `random` of the same run (`cards_per_s_vs_random`)."""
 OPT_IN = ("dd", "pimc")
 """Workloads run only when named (`--workload dd`): slow, and not about the simulator."""

@@ -31,10 +31,11 @@ class Rules:
     """
 
     players: int = 4
-    """4: partnerships of seats 0+2 and 1+3 (or each for themselves, see `partnerships`). 2: Duel."""
+    """4: partnerships of seats 0+2 and 1+3 (or each for themselves, see `partnerships`). 3: three players,
+    17 cards each (the 2 of clubs out), each for themselves. 2: Duel."""
     partnerships: bool = True
     """4 players only. True: seats 0+2 and 1+3 are partners. False: cutthroat, each seat for itself
-    (its own contract, score, bags, nil and target); Duel has no partners and keeps True."""
+    (its own contract, score, bags, nil and target); Duel and three players have no partners and keep True."""
     deck: str = "standard"
     """standard, or jokers (BJ LJ 2C 2S AS..3S as trumps; 2H 2D out) or jokers-2d (2D promoted; 2H 2C out)."""
     first_lead: str = "left_of_dealer"
@@ -113,7 +114,7 @@ class Rules:
                  f"1..{MAX_BAG_THRESHOLD} bags")  # fmt: skip
         _require(1 <= self.max_bid <= 13, "max_bid", self.max_bid, "1..13")
         _require(1 <= self.min_bid <= self.max_bid, "min_bid", self.min_bid, f"1..max_bid ({self.max_bid})")
-        _one_of("players", self.players, (4, 2))
+        _one_of("players", self.players, (4, 2, 3))
         _one_of("deck", self.deck, DECKS)
         _one_of("first_lead", self.first_lead, FIRST_LEADS)
         _one_of("first_bidder", self.first_bidder, FIRST_BIDDERS)
@@ -165,8 +166,10 @@ class Rules:
                         f"rules field {name} = {getattr(self, name)!r} needs a nil bid, which zero_bid = 'plain'"
                         f" does not have (0 is a plain bid there); allowed: {off!r}"
                     )
-        if not self.partnerships:
+        if not self.partnerships or self.players == 3:
             _check_cutthroat(self)
+        if self.players == 3:
+            _check_three_players(self)
         if self.players == 4:
             _check_bids_can_be_legal(self)
         _check_score_can_move(self)
@@ -229,6 +232,11 @@ class Rules:
         except tomllib.TOMLDecodeError as exc:
             raise RulesError(f"rules TOML cannot be read: {exc}") from None
         return cls.from_dict(data)
+
+    @property
+    def tricks(self) -> int:
+        """Tricks in a hand, the cards each seat is dealt: 13, or 17 with three players."""
+        return THREE_PLAYER_TRICKS if self.players == 3 else 13
 
     @property
     def sides(self) -> int:
@@ -300,12 +308,28 @@ CUTTHROAT_OFF: dict[str, Any] = {
 
 def _check_cutthroat(rules: Rules) -> None:
     """Each for themselves: refuse what only exists between partners (exchanges, side contracts)."""
+    game = "three players" if rules.players == 3 else "partnerships = False (cutthroat)"
     for name, off in CUTTHROAT_OFF.items():
         if getattr(rules, name) != off:
             raise RulesError(
-                f"rules field {name} = {getattr(rules, name)!r} needs partners, which partnerships = False"
-                f" (cutthroat) does not have; allowed: {off!r}"
+                f"rules field {name} = {getattr(rules, name)!r} needs partners, which {game} does not have;"
+                f" allowed: {off!r}"
             )
+
+
+def _check_three_players(rules: Rules) -> None:
+    """Three players: 51 cards of the standard deck (the 2 of clubs out), each for themselves."""
+    for name, only in (("deck", "standard"), ("partnerships", True)):
+        if getattr(rules, name) != only:
+            raise RulesError(
+                f"rules field {name} = {getattr(rules, name)!r} does not exist with three players (players = 3:"
+                f" the standard deck without the 2 of clubs, no partners); allowed there: {only!r}"
+            )
+    if rules.first_lead == "two_of_clubs":
+        raise RulesError(
+            "rules field first_lead = 'two_of_clubs' cannot go with players = 3: the 2 of clubs is out of the"
+            " three-player deck; allowed: first_lead left_of_dealer or lowest_clubs"
+        )
 
 
 def _check_bids_can_be_legal(rules: Rules) -> None:
@@ -373,6 +397,8 @@ DECKS = ("standard", "jokers", "jokers-2d")
 FIRST_LEADS = ("left_of_dealer", "two_of_clubs", "lowest_clubs")
 FIRST_BIDDERS = ("left_of_dealer", "dealer")
 BID_RULES = ("free", "suicide", "whiz", "mirror")
+THREE_PLAYER_TRICKS = 17
+"""Three players: 51 cards (the 2 of clubs out), 17 each."""
 SUICIDE_MIN = 4
 """In suicide the partner of the nil bidder bids at least this many tricks."""
 
@@ -390,6 +416,7 @@ PRESETS: dict[str, Rules] = {
     "whiz": Rules(bid_rule="whiz"),
     "mirror": Rules(bid_rule="mirror"),
     "cutthroat": Rules(partnerships=False),
+    "three-player": Rules(players=3),
 }
 
 

@@ -22,7 +22,10 @@ Variants (RULES.md "Variants" and "Two-player Duel"), each a field of the rules 
     scores, bags, nil and the target per player"): every seat is its own side, so every per-side
     field has four entries, there are no partner exchanges and no side contract limits, a game ends
     when a player reaches the target with the highest total alone (a tie for the top plays on), and
-    blind nil / blind bid trails are measured against the best other player.
+    blind nil / blind bid trails are measured against the best other player;
+    players 3 (issue 13's three-player: "three players, 17 cards each with the 2 of clubs removed,
+    each for themselves; the seat left of the dealer leads"): 17 tricks a hand, three sides of one
+    seat each (scored as cutthroat's), the deck of 51 cards, a moon is all 17 tricks.
 A rules dict may omit any field: DEFAULT_RULES fills it in.
 
 Public interface (the engine tests call exactly these):
@@ -39,6 +42,13 @@ SPADES = "S"  # the trump suit; promoted deuces and jokers belong to it
 CLUBS = "C"
 SEATS = 4
 TRICKS_PER_HAND = 13
+THREE_PLAYER_TRICKS = 17
+THREE_PLAYER_OUT = "2C"  # the card removed from the three-player deck
+
+
+def tricks_per_hand(players: int) -> int:
+    """13 tricks, or 17 with three players (51 cards: the 2 of clubs removed)."""
+    return THREE_PLAYER_TRICKS if players == 3 else TRICKS_PER_HAND
 FULL_DECK = frozenset(rank + suit for suit in SUITS for rank in RANKS)
 JOKER_CARDS = ("BJ", "LJ")
 
@@ -274,8 +284,8 @@ def score_hand(
     rules = {**DEFAULT_RULES, **rules}
     players = len(bids)
     sides = side_seats(players, rules["partnerships"])
-    if players not in (2, 4) or len(tricks) != players or len(bags_before) != len(sides):
-        raise ValueError("score_hand needs 4 (or, in Duel, 2) bids and trick counts and one bag count per side")
+    if players not in (2, 3, 4) or len(tricks) != players or len(bags_before) != len(sides):
+        raise ValueError("score_hand needs 4 (or 3, or in Duel 2) bids and trick counts and one bag count per side")
     if blind is None:
         blind = [False] * players
     if len(blind) != players:
@@ -321,7 +331,7 @@ def score_hand(
                 score += rules["bag_value"] * tricks[s]
                 new_bags += tricks[s]
 
-        if sum(tricks[s] for s in seats) == TRICKS_PER_HAND and not isinstance(rules["moon"], str):
+        if sum(tricks[s] for s in seats) == tricks_per_hand(players) and not isinstance(rules["moon"], str):
             # issue 13: a side taking all 13 tricks scores the moon value instead of this hand's points
             score, new_bags = rules["moon"], 0
         bags = bags_before[side] + new_bags
@@ -347,8 +357,9 @@ def game_result(
     never a win for anyone.
     """
     rules = {**DEFAULT_RULES, **rules}
-    if rules["moon"] == "win" and tricks_per_side is not None and TRICKS_PER_HAND in tricks_per_side:
-        return True, tricks_per_side.index(TRICKS_PER_HAND), False
+    every = tricks_per_hand(rules["players"])
+    if rules["moon"] == "win" and tricks_per_side is not None and every in tricks_per_side:
+        return True, tricks_per_side.index(every), False
     ended = any(s >= rules["target"] for s in score_after)
     if rules["mercy"]:
         ended = ended or any(s <= rules["mercy_threshold"] for s in score_after)
@@ -392,8 +403,8 @@ def _check_hands(record: dict, name: str, deck: RefDeck, players: int) -> list[s
     hands: list[set[str]] = []
     seen: set[str] = set()
     for seat, cards in enumerate(value):
-        if not isinstance(cards, (list, tuple)) or len(cards) != TRICKS_PER_HAND:
-            raise RefereeError(f"{name}[{seat}]: expected 13 cards, got {cards!r}")
+        if not isinstance(cards, (list, tuple)) or len(cards) != tricks_per_hand(players):
+            raise RefereeError(f"{name}[{seat}]: expected {tricks_per_hand(players)} cards, got {cards!r}")
         hand: set[str] = set()
         for card in cards:
             c = normalise_card(card, f"{name}[{seat}]", deck)
@@ -404,6 +415,8 @@ def _check_hands(record: dict, name: str, deck: RefDeck, players: int) -> list[s
         hands.append(hand)
     if players == 4 and seen != deck.cards:  # 52 distinct valid cards is the deck, but say what is missing if not
         raise RefereeError(f"{name}: missing cards {sorted(deck.cards - seen)}")
+    if players == 3 and seen != deck.cards - {THREE_PLAYER_OUT}:  # 51 cards: the whole deck but the 2 of clubs
+        raise RefereeError(f"{name}: three players hold every card but {THREE_PLAYER_OUT}, got {sorted(seen)}")
     return hands
 
 
@@ -454,7 +467,7 @@ def _check_blind(record: dict, rules: dict, players: int, score_before: list[int
     for seat, flag in enumerate(blind):
         if not flag:
             continue
-        if players != 4:
+        if players == 2:
             raise RefereeError(f"blind[{seat}]: Duel has no blind nil")
         bid = raw_bids[seat] if isinstance(raw_bids, (list, tuple)) and len(raw_bids) == players else 0
         if _is_int(bid) and bid != 0:
@@ -656,15 +669,16 @@ def _replay_plays(
     rules = {**DEFAULT_RULES, **(rules or {})}
     players = len(hands)
     plays = _field(record, "plays")
-    if not isinstance(plays, (list, tuple)) or len(plays) != players * TRICKS_PER_HAND:
+    tricks = tricks_per_hand(players)
+    if not isinstance(plays, (list, tuple)) or len(plays) != players * tricks:
         count = len(plays) if isinstance(plays, (list, tuple)) else plays
-        raise RefereeError(f"plays: expected {players * TRICKS_PER_HAND} plays, got {count!r}")
+        raise RefereeError(f"plays: expected {players * tricks} plays, got {count!r}")
 
     held = [set(h) for h in hands]  # copies: cards leave as they are played
     tricks_won = [0] * players
     leader = _first_leader(rules, hands, dealer, players)
     spades_broken = not rules["spades_break"]  # spades_break off: a spade may be led at any time
-    for trick in range(TRICKS_PER_HAND):
+    for trick in range(tricks):
         trick_cards: list[str] = []
         first = rules["first_lead"] if trick == 0 else None
         for position in range(players):
@@ -706,8 +720,8 @@ def check_record(record: dict, rules: dict) -> None:
     if not isinstance(record, dict):
         raise RefereeError(f"record: expected a dict, got {type(record).__name__}")
     players = rules["players"]
-    if players not in (2, 4):
-        raise ValueError(f"rules players = {players!r}: the referee knows 4-player Spades and 2-player Duel")
+    if players not in (2, 3, 4):
+        raise ValueError(f"rules players = {players!r}: the referee knows 4-player Spades, three players and Duel")
     deck = deck_named(rules["deck"])
 
     if "players" in record and record["players"] != players:
@@ -731,6 +745,8 @@ def check_record(record: dict, rules: dict) -> None:
     bids = _check_bids(record, rules, players, blind, deal, deck)
 
     expected_hands = _apply_exchange(record, rules, deal, blind, deck, bids) if players == 4 else deal
+    if players == 3 and record.get("exchange"):
+        raise RefereeError(f"exchange: {record['exchange']!r} but three players have no partners to pass to")
     hands = _check_hands(record, "hands", deck, players)
     for seat in range(players):
         if hands[seat] != expected_hands[seat]:

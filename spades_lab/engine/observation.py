@@ -43,7 +43,7 @@ class Observation:
     hand: np.ndarray
     """[n, 52] bool: my cards."""
     hand_ids: np.ndarray
-    """[n, 13] my card ids, weakest first, -1 padded."""
+    """[n, 13] my card ids, weakest first, -1 padded ([n, 17] with three players)."""
     legal: np.ndarray
     """[n, 52] bool: cards I may play now (all False outside card play)."""
     legal_ids: np.ndarray
@@ -140,6 +140,9 @@ def observe(view: Any) -> Observation:
     scores = np.take_along_axis(view.scores, us_them, axis=1)
     bags = np.take_along_axis(view.bags, us_them, axis=1)
     full = np.uint64((1 << 52) - 1)
+    if p == 3:  # the 2 of clubs is out of the three-player deck: nobody holds it
+        full &= ~np.uint64(1 << deck.index["2C"])
+    width = view.rules.tricks  # cards a hand can hold: 13, or 17 with three players
     if is_play:
         played_mask = view.played
         trick_cards = _relative(view.trick_cards, seats)
@@ -171,12 +174,12 @@ def observe(view: Any) -> Observation:
         broken = np.zeros(n, dtype=bool)
     legal_bids = view.legal_bids if hasattr(view, "legal_bids") else np.zeros((n, 14), dtype=bool)
     return Observation(
-        seat=seat, seats=seats, hand=masks.to_bool(hand_mask), hand_ids=masks.card_ids(hand_mask, deck=deck),
-        legal=masks.to_bool(legal_mask), legal_ids=masks.card_ids(legal_mask, deck=deck), legal_bids=legal_bids,
+        seat=seat, seats=seats, hand=masks.to_bool(hand_mask), hand_ids=masks.card_ids(hand_mask, width, deck=deck),
+        legal=masks.to_bool(legal_mask), legal_ids=masks.card_ids(legal_mask, width, deck=deck), legal_bids=legal_bids,
         bids=bids, blind=blind, contract=contract, tricks=tricks, needed=np.maximum(contract - tricks, 0),
         tricks_won=tricks_won, scores=scores, bags=bags, trick=trick, position=position, trick_cards=trick_cards,
         leader=leader, led_suit=led, winning_card=win_card, winning_seat=win_seat,
         partner_winning=(win_seat == PARTNER) if n_sides == 2 and p == 4 else np.zeros(n, dtype=bool), master=master,
-        winners=masks.to_bool(winners_mask), winners_ids=masks.card_ids(winners_mask, deck=deck), voids=voids,
+        winners=masks.to_bool(winners_mask), winners_ids=masks.card_ids(winners_mask, width, deck=deck), voids=voids,
         played=masks.to_bool(played_mask), unseen=masks.to_bool(unseen_mask), spades_broken=broken,
     )  # fmt: skip

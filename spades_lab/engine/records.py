@@ -313,7 +313,7 @@ def replay(records: list[dict[str, Any]], rules: Rules | str | dict[str, Any] | 
     bids = np.zeros((n, p), dtype=np.int64)
     blind = np.zeros((n, p), dtype=bool)
     passed = np.zeros((n, p), dtype=np.uint64)
-    plays = np.zeros((n, 13 * p), dtype=np.int64)
+    plays = np.zeros((n, rules.tricks * p), dtype=np.int64)
     for i, record in enumerate(records):
         try:
             dealt = _need(record, "deal")
@@ -324,8 +324,8 @@ def replay(records: list[dict[str, Any]], rules: Rules | str | dict[str, Any] | 
             for giver, _, card in record.get("exchange") or []:
                 passed[i, int(giver)] |= np.uint64(deck.mask([card]))
             recorded = _need(record, "plays")
-            if len(recorded) != 13 * p:
-                raise RecordError(f"has {len(recorded)} plays, a hand has {13 * p}")
+            if len(recorded) != rules.tricks * p:
+                raise RecordError(f"has {len(recorded)} plays, a hand has {rules.tricks * p}")
             plays[i] = [deck.card_id(card) for _, card in recorded]
         except (ValueError, TypeError, IndexError) as exc:
             raise RecordError(f"record {i} (game {record.get('game')}, hand {record.get('hand')}): {exc}") from None

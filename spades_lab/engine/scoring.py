@@ -18,13 +18,14 @@ TEAM_SEATS = np.array([[0, 2], [1, 3]])
 DUEL_SEATS = np.array([[0], [1]])
 CUTTHROAT_SEATS = np.array([[0], [1], [2], [3]])
 """Each for themselves: side s is seat s alone."""
+THREE_SEATS = np.array([[0], [1], [2]])
 
 
 def side_seats(players: int, partnerships: bool = True) -> np.ndarray:
     """[sides, seats per side]: which seats make up each side."""
     if players == 4:
         return TEAM_SEATS if partnerships else CUTTHROAT_SEATS
-    return DUEL_SEATS
+    return THREE_SEATS if players == 3 else DUEL_SEATS
 
 
 def side_of_seat(rules: Rules) -> np.ndarray:
@@ -116,7 +117,7 @@ def score_hands(
     if rules.nil_tricks_as_bags:
         points += rules.bag_value * nil_tricks
         new_bags = new_bags + nil_tricks
-    moon = side_tricks.sum(axis=2) == 13
+    moon = side_tricks.sum(axis=2) == rules.tricks
     if not isinstance(rules.moon, str):
         # a moon worth points replaces the side's whole hand: its value, no bags, no penalty
         points = np.where(moon, rules.moon, points)

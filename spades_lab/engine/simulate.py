@@ -53,7 +53,7 @@ class HandLog:
     """[n, seats] uint64 masks of the cards held when the first trick was led (after any exchange)."""
     bids: np.ndarray
     plays: np.ndarray
-    """[n, 13 * seats] card ids in play order."""
+    """[n, tricks * seats] card ids in play order (13 tricks; 17 with three players)."""
     play_seats: np.ndarray
     tricks: np.ndarray
     score_before: np.ndarray
@@ -236,7 +236,7 @@ def play_hand(
 def _check_players(rules: Rules, policies: Sequence[Policy]) -> list[Policy]:
     policies = list(policies)
     if len(policies) != rules.players:
-        game = "Duel" if rules.players == 2 else "4-player Spades" if rules.partnerships else "cutthroat Spades"
+        game = {2: "Duel", 3: "three-player Spades"}.get(rules.players, "4-player Spades")
         raise ValueError(f"{game} needs {rules.players} seat policies, got {len(policies)}")
     needed = ("name", "bid", "play") + (("draft",) if rules.players == 2 else ())
     for seat, policy in enumerate(policies):

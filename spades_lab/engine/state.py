@@ -175,7 +175,7 @@ def _schedule(rules: Rules, draft: bool) -> list[tuple[Phase, int, int]]:
     if rules.nil_exchange:
         for side in (0, 1):
             points += [(Phase.EXCHANGE, NIL_EXCHANGE_DECISION + back, 4 + 2 * side + back) for back in (0, 1)]
-    points += [(Phase.PLAY, play_decision(step), step) for step in range(13 * p)]
+    points += [(Phase.PLAY, play_decision(step), step) for step in range(rules.tricks * p)]
     return points
 
 
@@ -279,6 +279,8 @@ class State:
             self.hands = np.array(deal, dtype=np.uint64, copy=True)
         elif p == 4:
             self.hands = kernels.deal(hand_keys, np.uint64(rng.STREAM_DEAL))
+        elif p == 3:
+            self.hands = kernels.deal_three(hand_keys, np.uint64(rng.STREAM_DEAL), self.deck.index["2C"])
         else:
             self.hands = np.zeros((n, 2), dtype=np.uint64)
         self.stock = (
@@ -291,8 +293,8 @@ class State:
         self.received = np.zeros((n, p), dtype=np.uint64)
         self.passed = np.zeros((n, p), dtype=np.uint64)
         self.legal_bids = shown("legal_bids", (n, 14), np.bool_, False)
-        self.plays = shown("plays", (n, 13 * p), np.int8, -1)
-        self.play_seats = shown("play_seats", (n, 13 * p), np.int8, -1)
+        self.plays = shown("plays", (n, rules.tricks * p), np.int8, -1)
+        self.play_seats = shown("play_seats", (n, rules.tricks * p), np.int8, -1)
         self.trick_cards = shown("trick_cards", (n, p), np.int64, -1)
         self.played = shown("played", (n,), np.uint64, 0)
         self.led_suit = shown("led_suit", (n,), np.int64, -1)

@@ -117,16 +117,16 @@ class _View:
 
     @property
     def partner(self) -> np.ndarray:
-        """The partner's seat; -1 in Duel and cutthroat (no partner)."""
-        if self.players == 2 or not self.rules.partnerships:
+        """The partner's seat; -1 in Duel, cutthroat and with three players (no partner)."""
+        if self.rules.sides == self.players:
             return _frozen(np.full(len(self._seat), -1))
         return _frozen((self._seat + 2) % 4)
 
     @property
     def team(self) -> np.ndarray:
         """The acting seat's side: its column of `scores` and `bags` (0: seats 0+2, 1: seats 1+3; in Duel
-        and cutthroat the seat itself)."""
-        if self.players == 2 or not self.rules.partnerships:
+        and cutthroat and with three players, the seat itself)."""
+        if self.rules.sides == self.players:
             return _frozen(self._seat)
         return _frozen(TEAM_OF_SEAT[self._seat])
 

@@ -82,11 +82,13 @@ from spades_lab.policies.play import (
     discard_card,
     duck_card,
     in_order,
+    in_play,
     is_ace,
     is_on,
     kernel_deck,
     lead_against_nil,
     lead_card,
+    partnered,
     rank_of,
     set_opposing_nil,
     strongest,
@@ -388,11 +390,11 @@ def _expert_card(
             their_contract = max(bids[LEFT], 0) + max(bids[RIGHT], 0)
             their_tricks = (won[LEFT] if bids[LEFT] > 0 else 0) + (won[RIGHT] if bids[RIGHT] > 0 else 0)
             short = their_contract - their_tricks
-            setting = their_contract > 0 and 0 < short <= 13 - trick and room
+            setting = their_contract > 0 and 0 < short <= popcount(hand) and room  # tricks left: cards held
         else:  # cutthroat: any one opponent still short of its own contract
             for k in (LEFT, PARTNER, RIGHT):
                 short = bids[k] - won[k]
-                if bids[k] > 0 and 0 < short <= 13 - trick and room:
+                if bids[k] > 0 and 0 < short <= popcount(hand) and room:
                     setting = True
     ducking = contract_made and not setting
 
@@ -467,6 +469,12 @@ def expert_kernel(
             seat_bids = (bids[t, me], bids[t, partner], bids[t, left], bids[t, right])
             seat_won = (won[t, me], won[t, partner], won[t, left], won[t, right])
             first, second, third = on_table[t, leader], on_table[t, (leader + 1) % 4], on_table[t, (leader + 2) % 4]
+        elif players == 3:  # as the tips: left takes the across slot (see `tips_kernel`)
+            left, right, leader = (me + 1) % 3, (me + 2) % 3, (me + 3 - position) % 3
+            partner = left
+            seat_bids = (bids[t, me], bids[t, left], -1, bids[t, right])
+            seat_won = (won[t, me], won[t, left], 0, won[t, right])
+            first, second, third = on_table[t, leader], on_table[t, (leader + 1) % 3], -1
         else:
             partner, left = -1, 1 - me
             right = left
@@ -544,10 +552,9 @@ class ExpertPlay:
         else:  # no table of the batch reads a void at this decision: skip copying the history
             history = history_seats = np.empty((len(view), 0), dtype=np.int8)
         return expert_kernel(
-            view.hand, view.legal, view.seat, view.bids, view.tricks_won, view.trick_cards, view.played,
+            view.hand, view.legal, view.seat, view.bids, view.tricks_won, view.trick_cards, in_play(view),
             history, history_seats, view.bags, view.players, view.position, view.trick, self.switches,
-            self.numbers, self.extra, bag_limit, suits, spade_ace, spade_king,
-            view.players != 4 or view.rules.partnerships,
+            self.numbers, self.extra, bag_limit, suits, spade_ace, spade_king, partnered(view),
         )  # fmt: skip
 
 

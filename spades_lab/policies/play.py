@@ -367,7 +367,7 @@ def _lead(
     if _on(switches, TIP8) and contract >= numbers[BIG_BID] and trumps != ZERO and not trumps_out:
         top = highest(trumps)
         return top if _unseen_above(top, unseen, suits) == 0 else lowest(trumps)
-    if _on(switches, TIP11) and trick >= 13 - numbers[LAST_TRICKS]:
+    if _on(switches, TIP11) and popcount(hand) <= numbers[LAST_TRICKS]:  # the last tricks: as many as cards held
         card = _cash_before_last_spade(hand, unseen, suits)
         if card >= 0:
             return card
@@ -566,7 +566,8 @@ def tips_kernel(
     """The `tips` card of every table of a batch (`history` has no columns unless tip 8 needs it).
 
     In Duel (2 players) the opponent sits on the right and plays the other card of each trick.
-    `partnered` is False only in cutthroat, where the seat across is an opponent too.
+    `partnered` is False in cutthroat, where the seat across is an opponent too, and with three
+    players, where left (the seat two before me in a trick) takes the across slot.
     """
     full = suits[0] | suits[1] | suits[2] | suits[3]
     out = np.empty(hands.shape[0], dtype=np.int64)
@@ -578,6 +579,13 @@ def tips_kernel(
             seat_bids = (bids[t, me], bids[t, partner], bids[t, left], bids[t, right])
             seat_won = (won[t, me], won[t, partner], won[t, left], won[t, right])
             first, second, third = on_table[t, leader], on_table[t, (leader + 1) % 4], on_table[t, (leader + 2) % 4]
+        elif players == 3:
+            # the seat two before me in a trick is left: it takes the across slot (an opponent, not partnered)
+            left, right, leader = (me + 1) % 3, (me + 2) % 3, (me + 3 - position) % 3
+            partner = left
+            seat_bids = (bids[t, me], bids[t, left], -1, bids[t, right])
+            seat_won = (won[t, me], won[t, left], 0, won[t, right])
+            first, second, third = on_table[t, leader], on_table[t, (leader + 1) % 3], -1
         else:
             partner, left = -1, 1 - me
             right = left
@@ -627,6 +635,20 @@ def kernel_deck(deck: Deck) -> tuple[tuple[np.uint64, ...], int, int]:
     return suits, deck.index.get("AS", -1), deck.index.get("KS", -1)
 
 
+def partnered(view: PlayView) -> bool:
+    """What the kernels' `partnered` says: the relative seats' second slot is a partner (partnership Spades;
+    Duel, which never reaches that slot), not one more opponent (cutthroat, three players)."""
+    return view.players == 2 or (view.players == 4 and view.rules.partnerships)
+
+
+def in_play(view: PlayView) -> np.ndarray:
+    """`view.played` plus the cards out of the deck (three players: the 2 of clubs), so that the kernels'
+    unseen cards are those another seat may hold."""
+    if view.players != 3:
+        return view.played
+    return view.played | np.uint64(1 << view.deck.index["2C"])
+
+
 def _no_history(n: int) -> np.ndarray:
     empty = np.empty((n, 0), dtype=np.int8)
     empty.setflags(write=False)
@@ -671,9 +693,9 @@ class TipsPlay:
         else:
             history = history_seats = _no_history(len(view))
         return tips_kernel(
-            view.hand, view.legal, view.seat, view.bids, view.tricks_won, view.trick_cards, view.played,
+            view.hand, view.legal, view.seat, view.bids, view.tricks_won, view.trick_cards, in_play(view),
             history, history_seats, view.players, position, view.trick, self.switches, self.numbers, suits,
-            spade_ace, spade_king, view.players != 4 or view.rules.partnerships,
+            spade_ace, spade_king, partnered(view),
         )  # fmt: skip
 
 

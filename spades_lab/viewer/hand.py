@@ -54,7 +54,7 @@ class Hand:
         return f"seat {seat} ({names[seat % 2]})" if names else f"seat {seat}"
 
     def side_name(self, side: int) -> str:
-        each_alone = self.players == 2 or not self.rules.partnerships  # Duel, cutthroat: a side is one seat
+        each_alone = self.rules.sides == self.players  # Duel, cutthroat, three players: a side is one seat
         seats = f"seat {side}" if each_alone else ("seats 0+2" if side == 0 else "seats 1+3")
         names = self.record.get("entrants")
         return f"{seats} ({names[side % 2]})" if names else seats
