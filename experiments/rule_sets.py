@@ -2,7 +2,7 @@
 
 Four `counting+tips` players play complete games under each preset and field of issue 13; per rule
 set it prints the games finished (the rest hit max_hands), the mean hands per game, the mean table
-bid (all four bids added up, nil 0) and the most extreme score seen. Run:
+bid (all the bids added up, nil 0) and the most extreme score seen. Run:
 `.venv/bin/python experiments/rule_sets.py --games 2000 --seed 7` (`--only cutthroat` for one row,
 `--player counting+expert` for other players).
 """
@@ -28,6 +28,7 @@ RULE_SETS: dict[str, Rules] = {
     "moon = 200": Rules(moon=200),
     "nil_exchange = 2": Rules(nil_exchange=2),
     "cutthroat": PRESETS["cutthroat"],
+    "three-player": PRESETS["three-player"],
 }
 
 

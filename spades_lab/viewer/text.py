@@ -80,7 +80,7 @@ def show(record: dict[str, Any]) -> str:
         where.append(f"pairing {r['pairing']}, seating {r['seating']}")
     rules = hand.rules.preset_name() or "custom rules"
     lines = [f"{'; '.join(where)}; rules {rules}; dealer seat {r['dealer']}", ""]
-    lines.append("deal:" if hand.players == 4 else "hands after the draft:")
+    lines.append("hands after the draft:" if hand.players == 2 else "deal:")
     lines += deal_lines(hand)
     lines += _exchange_lines(hand)
     lines.append("")
