@@ -1,8 +1,9 @@
 """Scoring a batch of hands and deciding game ends, per side, exactly as RULES.md.
 
-A side is a partnership (seats 0+2, 1+3) in 4-player Spades and a single player in Duel and in
-cutthroat (`partnerships = False`: side s is seat s); every array here is [n, sides] per side
-(`rules.sides`: 2, or 4 in cutthroat), so every game shares one scoring rule.
+A side is a partnership (seats 0+2, 1+3) in 4-player Spades and a single player in Duel, in
+cutthroat (`partnerships = False`) and with three players (side s is seat s); every array here is
+[n, sides] per side (`rules.sides`: 2, 4 in cutthroat, 3 with three players), so every game shares one
+scoring rule.
 """
 
 from __future__ import annotations
@@ -26,11 +27,6 @@ def side_seats(players: int, partnerships: bool = True) -> np.ndarray:
     if players == 4:
         return TEAM_SEATS if partnerships else CUTTHROAT_SEATS
     return THREE_SEATS if players == 3 else DUEL_SEATS
-
-
-def side_of_seat(rules: Rules) -> np.ndarray:
-    """[seats] the side each seat scores for."""
-    return np.arange(rules.players) % rules.sides
 
 
 def deficit(scores: np.ndarray, side: np.ndarray) -> np.ndarray:
