@@ -41,7 +41,7 @@ class HandLog:
     """One row per hand played, for a batch of tables (arrays share their first axis).
 
     Per-seat arrays have one column per seat (4, or 2 in Duel); per-side arrays have one column per
-    side: 2, or 4 in cutthroat (`rules.sides`).
+    side: 2, 4 in cutthroat, 3 with three players (`rules.sides`).
     """
 
     game: np.ndarray

@@ -138,7 +138,7 @@ def hand_frame(log: HandLog, chunk: Chunk) -> pd.DataFrame:
         ("bag_penalties", log.bag_penalties),
     )  # fmt: skip
     for name, array in per_side:
-        for side in range(array.shape[1]):  # 2 sides, or 4 players in cutthroat
+        for side in range(array.shape[1]):  # 2 sides, or one per player in cutthroat
             data[f"{name}{side}"] = array[:, side]
     data["game_over"] = log.game_over
     data["winner"] = log.winner
