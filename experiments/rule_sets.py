@@ -2,8 +2,9 @@
 
 Four `counting+tips` players play complete games under each preset and field of issue 13; per rule
 set it prints the games finished (the rest hit max_hands), the mean hands per game, the mean table
-bid (all four bids added up, nil 0) and the most extreme score seen. Run:
-`.venv/bin/python experiments/rule_sets.py --games 2000 --seed 7`.
+bid (all the bids added up, nil 0) and the most extreme score seen. Run:
+`.venv/bin/python experiments/rule_sets.py --games 2000 --seed 7` (`--only cutthroat` for one row,
+`--player counting+expert` for other players).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ RULE_SETS: dict[str, Rules] = {
     "moon = win": Rules(moon="win"),
     "moon = 200": Rules(moon=200),
     "nil_exchange = 2": Rules(nil_exchange=2),
+    "cutthroat": PRESETS["cutthroat"],
+    "three-player": PRESETS["three-player"],
 }
 
 
@@ -47,10 +50,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--player", default="counting+tips")
+    parser.add_argument("--only", action="append", choices=list(RULE_SETS), help="measure only this rule set")
     args = parser.parse_args()
     print("| rule set | games finished | hands per game | mean table bid | most extreme score |")
     print("|---|---|---|---|---|")
     for name, rules in RULE_SETS.items():
+        if args.only and name not in args.only:
+            continue
         m = measure(rules, args.games, args.seed, args.player)
         print(f"| `{name}` | {m['finished']:.1%} | {m['hands_per_game']:.1f} | {m['table_bid']:.2f} |"
               f" {m['extreme_score']:,.0f} |", flush=True)  # fmt: skip

@@ -18,9 +18,25 @@ from spades_lab.policies.pimc import PimcPlay
 from spades_lab.rules import Rules, preset
 
 
-def _random_hands(n: int, seed: int) -> int:
-    players = make_players("random")
-    return sum(len(log) for log in simulate_hands(Rules(), players, n, seed))
+def _random_hands(n: int, seed: int, rules: Rules | None = None) -> dict[str, int]:
+    """Random hands; also counts the cards played, so rule sets with other hand sizes compare per card."""
+    rules = rules or Rules()
+    players = make_players("random", seats=rules.players)
+    hands = cards = 0
+    for log in simulate_hands(rules, players, n, seed):
+        hands += len(log)
+        cards += int((log.plays >= 0).sum())
+    return {"hands": hands, "cards": cards}
+
+
+def _cutthroat_hands(n: int, seed: int) -> dict[str, int]:
+    """The `random` workload under the cutthroat preset (four players, each for themselves)."""
+    return _random_hands(n, seed, preset("cutthroat"))
+
+
+def _three_player_hands(n: int, seed: int) -> dict[str, int]:
+    """The `random` workload under the three-player preset (51 cards, 17 tricks a hand)."""
+    return _random_hands(n, seed, preset("three-player"))
 
 
 def _duel_hands(n: int, seed: int) -> int:
@@ -75,6 +91,16 @@ WORKLOADS: dict[str, tuple[Callable[[int, int], int | tuple[int, dict] | dict], 
         "4-player hands, uniformly random bids and legal plays, deal and scoring included",
     ),
     "duel": (_duel_hands, 2_000_000, "2-player Duel hands: random draft, bids and legal plays, scoring included"),
+    "cutthroat": (
+        _cutthroat_hands,
+        2_000_000,
+        "the random workload under the cutthroat preset (each for themselves: four sides scored)",
+    ),
+    "three-player": (
+        _three_player_hands,
+        2_000_000,
+        "the random workload under the three-player preset (17 tricks of 3 cards; compare cards_per_s)",
+    ),
     "heuristic": (
         _heuristic_games,
         1_000_000,
@@ -93,6 +119,8 @@ WORKLOADS: dict[str, tuple[Callable[[int, int], int | tuple[int, dict] | dict], 
     "pimc": (_pimc_hands, 200, "single hands, counting+pimc vs counting+expert; also decisions_per_s (searched plays)"),
     "dd": (_dd_deals, 30, "double-dummy solves of full deals, one core; deals/s, median/p99 ms, DDS alongside"),
 }
+PER_CARD = ("cutthroat", "three-player")
+"""Rule-set workloads reported per card played against `random` of the same run (`cards_per_s_vs_random`)."""
 OPT_IN = ("dd", "pimc")
 """Workloads run only when named (`--workload dd`): slow, and not about the simulator."""
 WARM_UP = {"dd": 0, "pimc": 8}
@@ -113,6 +141,8 @@ def _run(name: str, n: int, seed: int, queue) -> None:
         hands, extra = out if isinstance(out, tuple) else (out, {})
     if "decisions" in extra:
         extra = extra | {"decisions_per_s": round(extra["decisions"] / elapsed, 1)}
+    if "cards" in extra:
+        extra = extra | {"cards_per_s": round(extra["cards"] / elapsed)}
     queue.put(
         {
             "hands": hands,
@@ -139,4 +169,8 @@ def run_bench(names: list[str] | None = None, hands: int | None = None, seed: in
         result = queue.get()
         proc.join()
         results[name] = result
+    base = results.get("random", {}).get("cards_per_s")
+    for name in PER_CARD:
+        if base and name in results:  # the target: at least 0.8 of random's speed per card, in the same run
+            results[name]["cards_per_s_vs_random"] = round(results[name]["cards_per_s"] / base, 3)
     return results

@@ -31,7 +31,11 @@ class Rules:
     """
 
     players: int = 4
-    """4: partnerships of seats 0+2 and 1+3. 2: Duel, each player on its own."""
+    """4: partnerships of seats 0+2 and 1+3 (or each for themselves, see `partnerships`). 3: three players,
+    17 cards each (the 2 of clubs out), each for themselves. 2: Duel."""
+    partnerships: bool = True
+    """4 players only. True: seats 0+2 and 1+3 are partners. False: cutthroat, each seat for itself
+    (its own contract, score, bags, nil and target); Duel and three players have no partners and keep True."""
     deck: str = "standard"
     """standard, or jokers (BJ LJ 2C 2S AS..3S as trumps; 2H 2D out) or jokers-2d (2D promoted; 2H 2C out)."""
     first_lead: str = "left_of_dealer"
@@ -110,7 +114,7 @@ class Rules:
                  f"1..{MAX_BAG_THRESHOLD} bags")  # fmt: skip
         _require(1 <= self.max_bid <= 13, "max_bid", self.max_bid, "1..13")
         _require(1 <= self.min_bid <= self.max_bid, "min_bid", self.min_bid, f"1..max_bid ({self.max_bid})")
-        _one_of("players", self.players, (4, 2))
+        _one_of("players", self.players, (4, 2, 3))
         _one_of("deck", self.deck, DECKS)
         _one_of("first_lead", self.first_lead, FIRST_LEADS)
         _one_of("first_bidder", self.first_bidder, FIRST_BIDDERS)
@@ -162,13 +166,17 @@ class Rules:
                         f"rules field {name} = {getattr(self, name)!r} needs a nil bid, which zero_bid = 'plain'"
                         f" does not have (0 is a plain bid there); allowed: {off!r}"
                     )
+        if not self.partnerships or self.players == 3:
+            _check_cutthroat(self)
+        if self.players == 3:
+            _check_three_players(self)
         if self.players == 4:
             _check_bids_can_be_legal(self)
         _check_score_can_move(self)
         if self.players == 2:
             duel_only = {"blind_nil": False, "first_lead": "left_of_dealer", "first_bidder": "left_of_dealer",
                          "max_team_contract": None, "min_team_contract": 0, "nil_tricks_to_partner": False,
-                         "nil_exchange": 0, "blind_bids": None}  # fmt: skip
+                         "nil_exchange": 0, "blind_bids": None, "partnerships": True}  # fmt: skip
             for name, default in duel_only.items():
                 if getattr(self, name) != default:
                     raise RulesError(
@@ -225,6 +233,16 @@ class Rules:
             raise RulesError(f"rules TOML cannot be read: {exc}") from None
         return cls.from_dict(data)
 
+    @property
+    def tricks(self) -> int:
+        """Tricks in a hand, the cards each seat is dealt: 13, or 17 with three players."""
+        return THREE_PLAYER_TRICKS if self.players == 3 else 13
+
+    @property
+    def sides(self) -> int:
+        """How many sides score: 2 partnerships, or one per player (Duel, cutthroat)."""
+        return 2 if self.players == 4 and self.partnerships else self.players
+
     def preset_name(self) -> str | None:
         """The preset this object equals, if any (records may name it instead of the dict)."""
         return next((name for name, rules in PRESETS.items() if rules == self), None)
@@ -263,8 +281,11 @@ def _side_bids(rules: Rules, partner: int | None) -> list[int]:
 
 def _check_bid_rule(rules: Rules) -> None:
     """A bid rule fixes which numbers are legal by itself, so it refuses limits that would fight it."""
-    if rules.bid_rule == "suicide" and rules.players != 4:
-        raise RulesError("rules field bid_rule = 'suicide' needs partnerships (players = 4); allowed: players 4")
+    if rules.bid_rule == "suicide" and not (rules.players == 4 and rules.partnerships):
+        raise RulesError(
+            "rules field bid_rule = 'suicide' needs partnerships (players = 4, partnerships = True);"
+            " allowed: players 4 with partnerships"
+        )
     if rules.bid_rule == "mirror" and rules.blind_nil:
         raise RulesError(
             "rules field blind_nil = True cannot go with bid_rule = 'mirror': a mirror bid is the spades held,"
@@ -276,6 +297,39 @@ def _check_bid_rule(rules: Rules) -> None:
                 f"rules field {name} = {getattr(rules, name)!r} cannot go with bid_rule = {rules.bid_rule!r},"
                 f" which decides the legal bids itself; allowed: {default!r}"
             )
+
+
+CUTTHROAT_OFF: dict[str, Any] = {
+    "blind_nil_exchange": 0, "nil_exchange": 0, "max_team_contract": None, "min_team_contract": 0,
+    "nil_tricks_to_partner": False,
+}  # fmt: skip
+"""Fields that need a partner, with the only value cutthroat (`partnerships = False`) allows."""
+
+
+def _check_cutthroat(rules: Rules) -> None:
+    """Each for themselves: refuse what only exists between partners (exchanges, side contracts)."""
+    game = "three players" if rules.players == 3 else "partnerships = False (cutthroat)"
+    for name, off in CUTTHROAT_OFF.items():
+        if getattr(rules, name) != off:
+            raise RulesError(
+                f"rules field {name} = {getattr(rules, name)!r} needs partners, which {game} does not have;"
+                f" allowed: {off!r}"
+            )
+
+
+def _check_three_players(rules: Rules) -> None:
+    """Three players: 51 cards of the standard deck (the 2 of clubs out), each for themselves."""
+    for name, only in (("deck", "standard"), ("partnerships", True)):
+        if getattr(rules, name) != only:
+            raise RulesError(
+                f"rules field {name} = {getattr(rules, name)!r} does not exist with three players (players = 3:"
+                f" the standard deck without the 2 of clubs, no partners); allowed there: {only!r}"
+            )
+    if rules.first_lead == "two_of_clubs":
+        raise RulesError(
+            "rules field first_lead = 'two_of_clubs' cannot go with players = 3: the 2 of clubs is out of the"
+            " three-player deck; allowed: first_lead left_of_dealer or lowest_clubs"
+        )
 
 
 def _check_bids_can_be_legal(rules: Rules) -> None:
@@ -295,7 +349,7 @@ def _check_score_can_move(rules: Rules) -> None:
     """Refuse rules under which no side can ever score a point; warn when the target is out of reach."""
     nil = max(rules.nil_value, rules.blind_nil_value if rules.blind_nil else 0)
     big = rules.big_contract_value if rules.big_contract is not None and rules.big_contract <= 13 else 0
-    seats = rules.players // 2
+    seats = rules.players // rules.sides
     best = max(13 * rules.trick_value, big) + 13 * rules.bag_value + seats * nil
     if best == 0:
         raise RulesError(
@@ -343,6 +397,8 @@ DECKS = ("standard", "jokers", "jokers-2d")
 FIRST_LEADS = ("left_of_dealer", "two_of_clubs", "lowest_clubs")
 FIRST_BIDDERS = ("left_of_dealer", "dealer")
 BID_RULES = ("free", "suicide", "whiz", "mirror")
+THREE_PLAYER_TRICKS = 17
+"""Three players: 51 cards (the 2 of clubs out), 17 each."""
 SUICIDE_MIN = 4
 """In suicide the partner of the nil bidder bids at least this many tricks."""
 
@@ -359,6 +415,8 @@ PRESETS: dict[str, Rules] = {
     "suicide": Rules(bid_rule="suicide"),
     "whiz": Rules(bid_rule="whiz"),
     "mirror": Rules(bid_rule="mirror"),
+    "cutthroat": Rules(partnerships=False),
+    "three-player": Rules(players=3),
 }
 
 

@@ -17,7 +17,15 @@ Variants (RULES.md "Variants" and "Two-player Duel"), each a field of the rules 
     ("off", "win" or a number of points), nil_exchange (cards passed each way with a plain nil),
     zero_bid "plain" (RULES.md's minimum-bid variant: 0 is a plain bid, not nil), blind_bids (a number
     of at least blind_bids bid before seeing the cards, allowed while trailing by blind_bid_trail,
-    flagged in `blind` like a blind nil; its side's contract scores double, made or set).
+    flagged in `blind` like a blind nil; its side's contract scores double, made or set);
+    partnerships False (issue 13's cutthroat: "four players, each for themselves: contracts,
+    scores, bags, nil and the target per player"): every seat is its own side, so every per-side
+    field has four entries, there are no partner exchanges and no side contract limits, a game ends
+    when a player reaches the target with the highest total alone (a tie for the top plays on), and
+    blind nil / blind bid trails are measured against the best other player;
+    players 3 (issue 13's three-player: "three players, 17 cards each with the 2 of clubs removed,
+    each for themselves; the seat left of the dealer leads"): 17 tricks a hand, three sides of one
+    seat each (scored as cutthroat's), the deck of 51 cards, a moon is all 17 tricks.
 A rules dict may omit any field: DEFAULT_RULES fills it in.
 
 Public interface (the engine tests call exactly these):
@@ -34,6 +42,13 @@ SPADES = "S"  # the trump suit; promoted deuces and jokers belong to it
 CLUBS = "C"
 SEATS = 4
 TRICKS_PER_HAND = 13
+THREE_PLAYER_TRICKS = 17
+THREE_PLAYER_OUT = "2C"  # the card removed from the three-player deck
+
+
+def tricks_per_hand(players: int) -> int:
+    """13 tricks, or 17 with three players (51 cards: the 2 of clubs removed)."""
+    return THREE_PLAYER_TRICKS if players == 3 else TRICKS_PER_HAND
 FULL_DECK = frozenset(rank + suit for suit in SUITS for rank in RANKS)
 JOKER_CARDS = ("BJ", "LJ")
 
@@ -50,6 +65,7 @@ REMOVED: dict[str, tuple[str, ...]] = {"standard": (), "jokers": ("2H", "2D"), "
 # The default rules of RULES.md, as the fields the referee understands.
 DEFAULT_RULES: dict[str, Any] = {
     "players": 4,
+    "partnerships": True,
     "deck": "standard",
     "first_lead": "left_of_dealer",
     "first_bidder": "left_of_dealer",
@@ -214,9 +230,24 @@ def partnership_of(seat: int) -> int:
     return seat % 2
 
 
-def side_seats(players: int) -> list[list[int]]:
-    """The seats of side 0 and side 1."""
-    return [[0, 2], [1, 3]] if players == 4 else [[0], [1]]
+def side_seats(players: int, partnerships: bool = True) -> list[list[int]]:
+    """The seats of each side: two partnerships, or every player alone (Duel, cutthroat)."""
+    if players == 4 and partnerships:
+        return [[0, 2], [1, 3]]
+    return [[s] for s in range(players)]
+
+
+def side_of(seat: int, rules: dict) -> int:
+    """The side a seat scores for: its partnership, or the seat itself where each plays for itself."""
+    for side, seats in enumerate(side_seats(rules["players"], rules["partnerships"])):
+        if seat in seats:
+            return side
+    raise ValueError(f"seat {seat} is at no side")
+
+
+def trailing_by(score_before: list[int], side: int) -> int:
+    """How far a side is behind the best of the other sides (with two sides: the other one)."""
+    return max(score for other, score in enumerate(score_before) if other != side) - score_before[side]
 
 
 def score_hand(
@@ -224,7 +255,8 @@ def score_hand(
 ) -> tuple[list[int], list[int]]:
     """Score one hand: returns (hand_score per side, bags_after per side).
 
-    4 bids: partnerships of seats 0+2 and 1+3; 2 bids: Duel, each player its own side.
+    4 bids: partnerships of seats 0+2 and 1+3 (partnerships False, cutthroat: four sides of one
+    seat each); 2 bids: Duel, each player its own side. bags_before has one entry per side.
     Follows RULES.md "Default scoring" and its variants, with every number taken from `rules`:
     - contract = sum of the side's non-nil bids; contract tricks = the tricks of its
       non-nil bidders (a nil bidder's tricks never help the partner), unless
@@ -251,8 +283,9 @@ def score_hand(
     """
     rules = {**DEFAULT_RULES, **rules}
     players = len(bids)
-    if players not in (2, 4) or len(tricks) != players or len(bags_before) != 2:
-        raise ValueError("score_hand needs 4 (or, in Duel, 2) bids and trick counts and 2 bag counts")
+    sides = side_seats(players, rules["partnerships"])
+    if players not in (2, 3, 4) or len(tricks) != players or len(bags_before) != len(sides):
+        raise ValueError("score_hand needs 4 (or 3, or in Duel 2) bids and trick counts and one bag count per side")
     if blind is None:
         blind = [False] * players
     if len(blind) != players:
@@ -260,9 +293,9 @@ def score_hand(
     if rules["bag_penalty_enabled"] and rules["bag_threshold"] <= 0:
         raise ValueError("bag_threshold must be positive when the bag penalty is enabled")
 
-    hand_score = [0, 0]
-    bags_after = [0, 0]
-    for side, seats in enumerate(side_seats(players)):
+    hand_score = [0] * len(sides)
+    bags_after = [0] * len(sides)
+    for side, seats in enumerate(sides):
         score = 0
         new_bags = 0
 
@@ -298,7 +331,7 @@ def score_hand(
                 score += rules["bag_value"] * tricks[s]
                 new_bags += tricks[s]
 
-        if sum(tricks[s] for s in seats) == TRICKS_PER_HAND and not isinstance(rules["moon"], str):
+        if sum(tricks[s] for s in seats) == tricks_per_hand(players) and not isinstance(rules["moon"], str):
             # issue 13: a side taking all 13 tricks scores the moon value instead of this hand's points
             score, new_bags = rules["moon"], 0
         bags = bags_before[side] + new_bags
@@ -317,19 +350,22 @@ def game_result(
     """Decide (game_over, winner, unfinished) once a hand has been scored.
 
     The game ends if a side reached the target, or (mercy on) a side is at or
-    below mercy_threshold; the higher total wins and equal totals play on.
+    below mercy_threshold; the higher total wins and equal totals play on. With more than two
+    sides (cutthroat) the highest total must be one side's alone; a tie for the top plays on.
     With moon "win", a side that took all 13 tricks of this hand (`tricks_per_side`) wins at once.
     If it has not ended and hands_played reached hand_cap, it stops unfinished:
     never a win for anyone.
     """
     rules = {**DEFAULT_RULES, **rules}
-    if rules["moon"] == "win" and tricks_per_side is not None and TRICKS_PER_HAND in tricks_per_side:
-        return True, tricks_per_side.index(TRICKS_PER_HAND), False
+    every = tricks_per_hand(rules["players"])
+    if rules["moon"] == "win" and tricks_per_side is not None and every in tricks_per_side:
+        return True, tricks_per_side.index(every), False
     ended = any(s >= rules["target"] for s in score_after)
     if rules["mercy"]:
         ended = ended or any(s <= rules["mercy_threshold"] for s in score_after)
-    if ended and score_after[0] != score_after[1]:
-        return True, (0 if score_after[0] > score_after[1] else 1), False
+    top = max(score_after)
+    if ended and score_after.count(top) == 1:
+        return True, score_after.index(top), False
     cap = rules["hand_cap"]
     if cap is not None and hands_played >= cap:
         return False, None, True
@@ -351,11 +387,11 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _int_pair(record: dict, name: str) -> list[int]:
-    """A per-side field: a list of two ints."""
+def _int_pair(record: dict, name: str, sides: int = 2) -> list[int]:
+    """A per-side field: a list of one int per side (two, or four in cutthroat)."""
     value = _field(record, name)
-    if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(_is_int(v) for v in value):
-        raise RefereeError(f"{name}: expected two integers (one per side), got {value!r}")
+    if not isinstance(value, (list, tuple)) or len(value) != sides or not all(_is_int(v) for v in value):
+        raise RefereeError(f"{name}: expected {sides} integers (one per side), got {value!r}")
     return list(value)
 
 
@@ -367,8 +403,8 @@ def _check_hands(record: dict, name: str, deck: RefDeck, players: int) -> list[s
     hands: list[set[str]] = []
     seen: set[str] = set()
     for seat, cards in enumerate(value):
-        if not isinstance(cards, (list, tuple)) or len(cards) != TRICKS_PER_HAND:
-            raise RefereeError(f"{name}[{seat}]: expected 13 cards, got {cards!r}")
+        if not isinstance(cards, (list, tuple)) or len(cards) != tricks_per_hand(players):
+            raise RefereeError(f"{name}[{seat}]: expected {tricks_per_hand(players)} cards, got {cards!r}")
         hand: set[str] = set()
         for card in cards:
             c = normalise_card(card, f"{name}[{seat}]", deck)
@@ -379,6 +415,8 @@ def _check_hands(record: dict, name: str, deck: RefDeck, players: int) -> list[s
         hands.append(hand)
     if players == 4 and seen != deck.cards:  # 52 distinct valid cards is the deck, but say what is missing if not
         raise RefereeError(f"{name}: missing cards {sorted(deck.cards - seen)}")
+    if players == 3 and seen != deck.cards - {THREE_PLAYER_OUT}:  # 51 cards: the whole deck but the 2 of clubs
+        raise RefereeError(f"{name}: three players hold every card but {THREE_PLAYER_OUT}, got {sorted(seen)}")
     return hands
 
 
@@ -429,7 +467,7 @@ def _check_blind(record: dict, rules: dict, players: int, score_before: list[int
     for seat, flag in enumerate(blind):
         if not flag:
             continue
-        if players != 4:
+        if players == 2:
             raise RefereeError(f"blind[{seat}]: Duel has no blind nil")
         bid = raw_bids[seat] if isinstance(raw_bids, (list, tuple)) and len(raw_bids) == players else 0
         if _is_int(bid) and bid != 0:
@@ -437,8 +475,7 @@ def _check_blind(record: dict, rules: dict, players: int, score_before: list[int
             continue
         if not rules["blind_nil"]:
             raise RefereeError(f"blind[{seat}]: {blind!r} but these rules have no blind nil")
-        side = partnership_of(seat)
-        deficit = score_before[1 - side] - score_before[side]
+        deficit = trailing_by(score_before, side_of(seat, rules))
         trail = rules["blind_nil_trail"]
         if trail > 0 and deficit < trail:
             raise RefereeError(
@@ -455,8 +492,7 @@ def _check_blind_number(seat: int, bid: int, rules: dict, score_before: list[int
         raise RefereeError(f"blind[{seat}]: blind bid of {bid} but these rules have no blind bids")
     if bid < least:
         raise RefereeError(f"blind[{seat}]: blind bid of {bid}, below the blind minimum {least}")
-    side = partnership_of(seat)
-    deficit = score_before[1 - side] - score_before[side]
+    deficit = trailing_by(score_before, side_of(seat, rules))
     trail = rules["blind_bid_trail"]
     if trail > 0 and deficit < trail:
         raise RefereeError(
@@ -486,7 +522,11 @@ def _check_bids(
         if blind[seat] and bid != 0 and (rules["blind_bids"] is None or bid < rules["blind_bids"]):
             raise RefereeError(f"bids[{seat}]: {bid} but blind[{seat}] marks a blind nil")
     _check_bid_rule(bids, rules, players, deal, deck)
-    if players == 4:
+    if players == 4 and not rules["partnerships"]:
+        # cutthroat: no side contract; a limit on one would need a partner to share it
+        if rules["max_team_contract"] is not None or rules["min_team_contract"]:
+            raise ValueError("side contract limits need partnerships; these rules have none")
+    elif players == 4:
         # Nil counts 0. The cap binds every bid; the minimum binds the second partner to bid, and
         # once both have bid that is exactly "the side's sum is at least the minimum".
         for side, seats in enumerate(side_seats(players)):
@@ -514,6 +554,8 @@ def _check_bid_rule(bids: list[int], rules: dict, players: int, deal: list[set[s
     if rule == "free":
         return
     if rule == "suicide":
+        if players != 4 or not rules["partnerships"]:
+            raise ValueError("suicide is a rule of partnerships; these rules have none")
         for side, seats in enumerate(side_seats(players)):
             pair = [bids[s] for s in seats]
             nils = [b for b in pair if b == 0]
@@ -546,6 +588,10 @@ def _apply_exchange(
     moment (so the bidder may pass back a card it has just received).
     """
     exchange = record.get("exchange") or []
+    if not rules["partnerships"]:
+        if exchange:
+            raise RefereeError(f"exchange: {exchange!r} but each plays for itself: there is no partner to pass to")
+        return [set(h) for h in deal]
     blind_k = rules["blind_nil_exchange"] if rules["blind_nil"] else 0
     cards_of: dict[int, int] = {}  # side -> cards passed each way
     if not isinstance(exchange, (list, tuple)):
@@ -623,15 +669,16 @@ def _replay_plays(
     rules = {**DEFAULT_RULES, **(rules or {})}
     players = len(hands)
     plays = _field(record, "plays")
-    if not isinstance(plays, (list, tuple)) or len(plays) != players * TRICKS_PER_HAND:
+    tricks = tricks_per_hand(players)
+    if not isinstance(plays, (list, tuple)) or len(plays) != players * tricks:
         count = len(plays) if isinstance(plays, (list, tuple)) else plays
-        raise RefereeError(f"plays: expected {players * TRICKS_PER_HAND} plays, got {count!r}")
+        raise RefereeError(f"plays: expected {players * tricks} plays, got {count!r}")
 
     held = [set(h) for h in hands]  # copies: cards leave as they are played
     tricks_won = [0] * players
     leader = _first_leader(rules, hands, dealer, players)
     spades_broken = not rules["spades_break"]  # spades_break off: a spade may be led at any time
-    for trick in range(TRICKS_PER_HAND):
+    for trick in range(tricks):
         trick_cards: list[str] = []
         first = rules["first_lead"] if trick == 0 else None
         for position in range(players):
@@ -673,8 +720,8 @@ def check_record(record: dict, rules: dict) -> None:
     if not isinstance(record, dict):
         raise RefereeError(f"record: expected a dict, got {type(record).__name__}")
     players = rules["players"]
-    if players not in (2, 4):
-        raise ValueError(f"rules players = {players!r}: the referee knows 4-player Spades and 2-player Duel")
+    if players not in (2, 3, 4):
+        raise ValueError(f"rules players = {players!r}: the referee knows 4-player Spades, three players and Duel")
     deck = deck_named(rules["deck"])
 
     if "players" in record and record["players"] != players:
@@ -685,8 +732,9 @@ def check_record(record: dict, rules: dict) -> None:
     dealer = _field(record, "dealer")
     if not _is_int(dealer) or not 0 <= dealer < players:
         raise RefereeError(f"dealer: expected a seat 0..{players - 1}, got {dealer!r}")
-    score_before = _int_pair(record, "score_before")
-    bags_before = _int_pair(record, "bags_before")
+    n_sides = len(side_seats(players, rules["partnerships"]))
+    score_before = _int_pair(record, "score_before", n_sides)
+    bags_before = _int_pair(record, "bags_before", n_sides)
 
     deal = _check_hands(record, "deal", deck, players)
     if players == 2:
@@ -697,6 +745,8 @@ def check_record(record: dict, rules: dict) -> None:
     bids = _check_bids(record, rules, players, blind, deal, deck)
 
     expected_hands = _apply_exchange(record, rules, deal, blind, deck, bids) if players == 4 else deal
+    if players == 3 and record.get("exchange"):
+        raise RefereeError(f"exchange: {record['exchange']!r} but three players have no partners to pass to")
     hands = _check_hands(record, "hands", deck, players)
     for seat in range(players):
         if hands[seat] != expected_hands[seat]:
@@ -710,15 +760,15 @@ def check_record(record: dict, rules: dict) -> None:
         raise RefereeError(f"tricks: record says {claimed_tricks!r}, replay gives {tricks}")
 
     hand_score, bags_after = score_hand(rules, bids, tricks, bags_before, blind)
-    if _int_pair(record, "hand_score") != hand_score:
+    if _int_pair(record, "hand_score", n_sides) != hand_score:
         raise RefereeError(f"hand_score: record says {record['hand_score']!r}, rules give {hand_score}")
-    score_after = [score_before[t] + hand_score[t] for t in (0, 1)]
-    if _int_pair(record, "score_after") != score_after:
+    score_after = [score_before[t] + hand_score[t] for t in range(n_sides)]
+    if _int_pair(record, "score_after", n_sides) != score_after:
         raise RefereeError(f"score_after: record says {record['score_after']!r}, expected {score_after}")
-    if _int_pair(record, "bags_after") != bags_after:
+    if _int_pair(record, "bags_after", n_sides) != bags_after:
         raise RefereeError(f"bags_after: record says {record['bags_after']!r}, rules give {bags_after}")
 
-    per_side = [sum(tricks[s] for s in seats) for seats in side_seats(players)]
+    per_side = [sum(tricks[s] for s in seats) for seats in side_seats(players, rules["partnerships"])]
     game_over, winner, unfinished = game_result(rules, score_after, hand_no + 1, per_side)
     if _field(record, "game_over") is not game_over:
         raise RefereeError(f"game_over: record says {record['game_over']!r}, expected {game_over}")
@@ -746,8 +796,8 @@ def check_game(records: list[dict], rules: dict) -> None:
     if len(game_ids) > 1:
         raise RefereeError(f"game: records come from several games {sorted(map(str, game_ids))}")
 
-    previous_score = [0, 0]
-    previous_bags = [0, 0]
+    previous_score = [0] * len(side_seats(players, rules["partnerships"]))
+    previous_bags = list(previous_score)
     previous_dealer: int | None = None
     for i, record in enumerate(records):
         try:

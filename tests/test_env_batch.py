@@ -165,6 +165,10 @@ def test_encoding_shows_no_hidden_cards() -> None:
 @pytest.mark.parametrize("name", sorted(__import__("spades_lab.rules", fromlist=["PRESETS"]).PRESETS))
 def test_every_preset_plays_with_masks_from_the_state(name: str) -> None:
     rules = preset(name)
+    if rules.sides > 2:  # cutthroat, three players: refused with the field named
+        with pytest.raises(ValueError, match="not supported by the RL environments"):
+            BatchEnv(rules, 32, seed=6)
+        return
     if rules.blind_nil:
         rules = rules.replace(blind_nil_trail=0)  # blind nil open from 0-0, so its decision and exchange occur
     env = BatchEnv(rules, 32, seed=6)

@@ -16,6 +16,10 @@ from spades_lab.rules import PRESETS, preset  # noqa: E402
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_api_test_every_preset(name: str) -> None:
+    if PRESETS[name].sides > 2:  # cutthroat, three players: the environments refuse them, saying why
+        with pytest.raises(ValueError, match="not supported by the RL environments"):
+            spz.env(rules=name)
+        return
     api_test(spz.env(rules=name), num_cycles=300)
 
 

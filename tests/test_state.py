@@ -36,8 +36,9 @@ def test_stepping_by_action_ids_replays_the_engine(preset: str) -> None:
     ids = np.arange(n, dtype=np.int64)
     hand_keys = rng.derive(rng.seed_key(seed), ids)
     dealer = ids % rules.players
-    scores = np.where((ids % 2 == 0)[:, None], [[0, 150]], [[150, 0]]).astype(np.int64)  # one side trails
-    bags = np.zeros((n, 2), dtype=np.int64)
+    more = [75] * (rules.sides - 2)  # cutthroat, three players: one column per player
+    scores = np.where((ids % 2 == 0)[:, None], [[0, 150, *more]], [[150, 0, *more]]).astype(np.int64)  # one trails
+    bags = np.zeros((n, rules.sides), dtype=np.int64)
     players = sl.make_players(["random"], rules.players)
     engine = play_hand(rules, players, ids, np.zeros(n, np.int64), hand_keys, dealer, scores, bags)
     state = State(rules, ids, np.zeros(n, np.int64), hand_keys, dealer, scores, bags)

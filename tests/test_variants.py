@@ -731,13 +731,13 @@ def test_presets_hold_what_their_names_say() -> None:
         (lambda: Rules(first_lead="two_of_clubs", deck="jokers"), "first_lead"),
         (lambda: Rules(first_lead="two_of_clubs", deck="jokers-2d"), "deck"),
         (lambda: Rules(blind_nil_exchange=4), "blind_nil_exchange"),
-        (lambda: Rules(players=3), "players"),
+        (lambda: Rules(players=5), "players"),
         (lambda: Rules.from_toml("players = 2\nnil_tricks_to_partner = true\n"), "nil_tricks_to_partner"),
         (lambda: Rules(players=2, first_lead="lowest_clubs"), "first_lead"),
         (lambda: Rules(deck="pinochle"), "deck"),
     ],
     ids=["duel blind nil", "duel preset blind nil", "2C with jokers", "2C with jokers-2d", "exchange 4",
-         "3 players", "duel nil to partner", "duel lowest clubs", "unknown deck"],
+         "5 players (3 is three-player)", "duel nil to partner", "duel lowest clubs", "unknown deck"],
 )  # fmt: skip
 def test_refused_combinations_name_the_field(make, field: str) -> None:
     with pytest.raises(RulesError, match=field):

@@ -47,6 +47,13 @@ class Solver:
 
     def __init__(self, rules: Rules | str | dict | None = None, tt_bits: int = DEFAULT_BITS) -> None:
         self.rules = load_rules(rules)
+        if not self.rules.partnerships or self.rules.players == 3:
+            what = "players = 3" if self.rules.players == 3 else "partnerships = False (cutthroat)"
+            raise ValueError(
+                f"rules field {what}: the double-dummy solver counts a partnership's tricks (seats 0+2 against"
+                " 1+3, or Duel's), which is no question of a game each for themselves; allowed: partnerships"
+                " True with 4 players, or Duel"
+            )
         self.deck: Deck = deck_for(self.rules.deck)
         self.players = self.rules.players
         self.first_rule = FIRST_RULES[self.rules.first_lead]

@@ -39,6 +39,22 @@ def deal(hand_keys: np.ndarray, stream: np.uint64) -> np.ndarray:
 
 
 @njit(cache=True)
+def deal_three(hand_keys: np.ndarray, stream: np.uint64, removed: int) -> np.ndarray:
+    """Three players: shuffle the 52 ids, leave out `removed` (the 2 of clubs), deal 17 to each: [n, 3]."""
+    n = hand_keys.shape[0]
+    hands = np.zeros((n, 3), dtype=np.uint64)
+    perm = np.empty(52, dtype=np.int64)
+    for t in range(n):
+        _shuffle(hand_keys[t], stream, perm)
+        k = 0
+        for i in range(52):
+            if perm[i] != removed:
+                hands[t, k // 17] |= BIT[perm[i]]
+                k += 1
+    return hands
+
+
+@njit(cache=True)
 def stock(hand_keys: np.ndarray, stream: np.uint64) -> np.ndarray:
     """Duel's face-down stock: [n, 52] card ids, top first."""
     n = hand_keys.shape[0]

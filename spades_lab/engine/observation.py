@@ -5,7 +5,8 @@ card masks, side 0 = seats 0+2. An `Observation` restates them per table from th
 chair, computed with numpy from the view alone (so it shows nothing the view does not):
 
 - relative seats: axis order me, left, partner, right (Duel: me, opponent); "left" plays next;
-- sides: us, them;
+- sides: us, them; where each player is its own side (Duel, cutthroat) the sides are the players
+  in relative seat order: me, left, across, right in cutthroat (me, opponent in Duel);
 - cards: boolean [n, 52] masks by card id and [n, 13] id arrays weakest first (-1 padded); see
   `spades_lab.engine.masks` for the id layout and the weakest-first order;
 - the current trick with its leader, who holds it, whether that card is a master; voids shown.
@@ -28,6 +29,7 @@ from spades_lab.engine import masks
 ME, LEFT, PARTNER, RIGHT = 0, 1, 2, 3
 """Relative seats (axis order of every per-seat array); in Duel 0 is me and 1 the opponent."""
 US, THEM = 0, 1
+"""Relative sides with partnerships (and in Duel); in cutthroat side k is relative seat k (0 = me)."""
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,7 @@ class Observation:
     hand: np.ndarray
     """[n, 52] bool: my cards."""
     hand_ids: np.ndarray
-    """[n, 13] my card ids, weakest first, -1 padded."""
+    """[n, 13] my card ids, weakest first, -1 padded ([n, 17] with three players)."""
     legal: np.ndarray
     """[n, 52] bool: cards I may play now (all False outside card play)."""
     legal_ids: np.ndarray
@@ -53,17 +55,17 @@ class Observation:
     blind: np.ndarray
     """[n, seats] blind nil declared, by relative seat."""
     contract: np.ndarray
-    """[n, 2] us/them: the side's bids so far added up (nil counts 0)."""
+    """[n, sides] us/them (cutthroat: me, left, across, right): the side's bids so far added up (nil counts 0)."""
     tricks: np.ndarray
-    """[n, 2] us/them: tricks the side has won this hand (a nil bidder's tricks included)."""
+    """[n, sides] as `contract`: tricks the side has won this hand (a nil bidder's tricks included)."""
     needed: np.ndarray
-    """[n, 2] us/them: tricks the side still needs for its contract (0 once made)."""
+    """[n, sides] as `contract`: tricks the side still needs for its contract (0 once made)."""
     tricks_won: np.ndarray
     """[n, seats] tricks won by relative seat."""
     scores: np.ndarray
-    """[n, 2] us/them game scores before this hand."""
+    """[n, sides] us/them (cutthroat: me, left, across, right) game scores before this hand."""
     bags: np.ndarray
-    """[n, 2] us/them bags carried into this hand."""
+    """[n, sides] as `scores`: bags carried into this hand."""
     trick: int
     """The current trick (0..12); 0 during bidding."""
     position: int
@@ -79,7 +81,7 @@ class Observation:
     winning_seat: np.ndarray
     """[n] relative seat holding the trick; -1 when I lead."""
     partner_winning: np.ndarray
-    """[n] my partner holds the trick (False in Duel)."""
+    """[n] my partner holds the trick (False in Duel and cutthroat: no partner)."""
     master: np.ndarray
     """[n] the card holding the trick cannot be beaten by any card I cannot see (False when I lead)."""
     winners: np.ndarray
@@ -129,15 +131,18 @@ def observe(view: Any) -> Observation:
     legal_mask = view.legal if is_play else np.zeros(n, dtype=np.uint64)
     bids = _relative(view.bids, seats)
     blind = _relative(view.blind, seats)
-    side_of = np.arange(p) % 2 if p == 4 else np.arange(p)  # relative seat -> us (0) / them (1)
-    contract = np.stack([np.maximum(bids[:, side_of == s], 0).sum(axis=1) for s in (US, THEM)], axis=1)
+    n_sides = view.rules.sides
+    side_of = np.arange(p) % n_sides  # relative seat -> relative side: us (0) / them (1), or the seat itself
+    contract = np.stack([np.maximum(bids[:, side_of == s], 0).sum(axis=1) for s in range(n_sides)], axis=1)
     tricks_won = _relative(view.tricks_won, seats) if is_play else np.zeros((n, p), dtype=np.int64)
-    tricks = np.stack([tricks_won[:, side_of == s].sum(axis=1) for s in (US, THEM)], axis=1)
-    team = seat % 2 if p == 4 else seat
-    us_them = np.stack([team, 1 - team], axis=1)
+    tricks = np.stack([tricks_won[:, side_of == s].sum(axis=1) for s in range(n_sides)], axis=1)
+    us_them = (seat[:, None] + np.arange(n_sides)) % n_sides  # absolute side of each relative side
     scores = np.take_along_axis(view.scores, us_them, axis=1)
     bags = np.take_along_axis(view.bags, us_them, axis=1)
     full = np.uint64((1 << 52) - 1)
+    if p == 3:  # the 2 of clubs is out of the three-player deck: nobody holds it
+        full &= ~np.uint64(1 << deck.index["2C"])
+    width = view.rules.tricks  # cards a hand can hold: 13, or 17 with three players
     if is_play:
         played_mask = view.played
         trick_cards = _relative(view.trick_cards, seats)
@@ -169,12 +174,12 @@ def observe(view: Any) -> Observation:
         broken = np.zeros(n, dtype=bool)
     legal_bids = view.legal_bids if hasattr(view, "legal_bids") else np.zeros((n, 14), dtype=bool)
     return Observation(
-        seat=seat, seats=seats, hand=masks.to_bool(hand_mask), hand_ids=masks.card_ids(hand_mask, deck=deck),
-        legal=masks.to_bool(legal_mask), legal_ids=masks.card_ids(legal_mask, deck=deck), legal_bids=legal_bids,
+        seat=seat, seats=seats, hand=masks.to_bool(hand_mask), hand_ids=masks.card_ids(hand_mask, width, deck=deck),
+        legal=masks.to_bool(legal_mask), legal_ids=masks.card_ids(legal_mask, width, deck=deck), legal_bids=legal_bids,
         bids=bids, blind=blind, contract=contract, tricks=tricks, needed=np.maximum(contract - tricks, 0),
         tricks_won=tricks_won, scores=scores, bags=bags, trick=trick, position=position, trick_cards=trick_cards,
         leader=leader, led_suit=led, winning_card=win_card, winning_seat=win_seat,
-        partner_winning=(win_seat == PARTNER) if p == 4 else np.zeros(n, dtype=bool), master=master,
-        winners=masks.to_bool(winners_mask), winners_ids=masks.card_ids(winners_mask, deck=deck), voids=voids,
+        partner_winning=(win_seat == PARTNER) if n_sides == 2 and p == 4 else np.zeros(n, dtype=bool), master=master,
+        winners=masks.to_bool(winners_mask), winners_ids=masks.card_ids(winners_mask, width, deck=deck), voids=voids,
         played=masks.to_bool(played_mask), unseen=masks.to_bool(unseen_mask), spades_broken=broken,
     )  # fmt: skip

@@ -36,10 +36,13 @@ def _check_fields(position: Any, rules: Rules) -> None:
         value = position.get(name, 0)
         if not _is_int(value) or value < 0:
             raise RecordError(f"position field {name} = {value!r} is impossible; allowed: 0 or more")
+    sides = rules.sides  # 2, or 4 players in cutthroat
     for name in ("score_before", "bags_before"):
-        value = position.get(name, [0, 0])
-        if not (isinstance(value, list) and len(value) == 2 and all(_is_int(v) and abs(v) < 2**53 for v in value)):
-            raise RecordError(f"position field {name} = {value!r} is impossible; allowed: two integers, one per side")
+        value = position.get(name, [0] * sides)
+        if not (isinstance(value, list) and len(value) == sides and all(_is_int(v) and abs(v) < 2**53 for v in value)):
+            raise RecordError(
+                f"position field {name} = {value!r} is impossible; allowed: {sides} integers, one per side"
+            )
     hands = position.get("hands") or position.get("deal")
     if hands is not None and not (isinstance(hands, list) and len(hands) <= seats):
         raise RecordError(f"position field hands must be a list of at most {seats} hands (one per seat), got {hands!r}")
@@ -117,8 +120,8 @@ def position_view(position: dict[str, Any], rules: Rules | str | dict[str, Any] 
     state = State(
         rules, np.array([int(position.get("game", 0))]), np.array([int(position.get("hand", 0))]),
         np.zeros(1, dtype=np.uint64), dealer,
-        np.array([position.get("score_before", [0, 0])], dtype=np.int64),
-        np.array([position.get("bags_before", [0, 0])], dtype=np.int64),
+        np.array([position.get("score_before", [0] * rules.sides)], dtype=np.int64),
+        np.array([position.get("bags_before", [0] * rules.sides)], dtype=np.int64),
         deal=deal, deck=deck,
     )  # fmt: skip
     bids = position.get("bids") or [None] * seats

@@ -313,7 +313,7 @@ def replay(records: list[dict[str, Any]], rules: Rules | str | dict[str, Any] | 
     bids = np.zeros((n, p), dtype=np.int64)
     blind = np.zeros((n, p), dtype=bool)
     passed = np.zeros((n, p), dtype=np.uint64)
-    plays = np.zeros((n, 13 * p), dtype=np.int64)
+    plays = np.zeros((n, rules.tricks * p), dtype=np.int64)
     for i, record in enumerate(records):
         try:
             dealt = _need(record, "deal")
@@ -324,21 +324,30 @@ def replay(records: list[dict[str, Any]], rules: Rules | str | dict[str, Any] | 
             for giver, _, card in record.get("exchange") or []:
                 passed[i, int(giver)] |= np.uint64(deck.mask([card]))
             recorded = _need(record, "plays")
-            if len(recorded) != 13 * p:
-                raise RecordError(f"has {len(recorded)} plays, a hand has {13 * p}")
+            if len(recorded) != rules.tricks * p:
+                raise RecordError(f"has {len(recorded)} plays, a hand has {rules.tricks * p}")
             plays[i] = [deck.card_id(card) for _, card in recorded]
         except (ValueError, TypeError, IndexError) as exc:
             raise RecordError(f"record {i} (game {record.get('game')}, hand {record.get('hand')}): {exc}") from None
     game = np.array([r.get("game", i) for i, r in enumerate(records)], dtype=np.int64)
     hand = np.array([_need(r, "hand") for r in records], dtype=np.int64)
+    carried = {}
+    for key in ("score_before", "bags_before"):
+        values = [_need(r, key) for r in records]
+        for record, value in zip(records, values):
+            if not isinstance(value, list) or len(value) != rules.sides:
+                raise RecordError(
+                    f"record (game {record.get('game')}, hand {record.get('hand')}): {key} is {value!r}; these rules"
+                    f" have {rules.sides} sides (one entry each: partnerships 0+2, 1+3, or one per player)"
+                )
+        carried[key] = np.array(values, dtype=np.int64).reshape(n, rules.sides)
     script = _Script(bids, blind, passed, plays, game, hand)
     try:
         return play_hand(
             rules, [script] * p, game, hand,
             rng.derive(np.uint64(0), game),
             np.array([_need(r, "dealer") for r in records], dtype=np.int64),
-            np.array([_need(r, "score_before") for r in records], dtype=np.int64).reshape(n, 2),
-            np.array([_need(r, "bags_before") for r in records], dtype=np.int64).reshape(n, 2),
+            carried["score_before"], carried["bags_before"],
             deal=deal,
         )  # fmt: skip
     except PolicyError as exc:

@@ -54,15 +54,16 @@ RECORD = np.dtype(
         ("trick_cards", np.int64, 4),  # relative seat -> card id on the current trick, -1
         ("bids", np.int64, 4),  # relative; -1 not yet, 0 nil
         ("tricks_won", np.int64, 4),  # relative
-        ("contract", np.int64, 2),  # us, them
-        ("needed", np.int64, 2),  # us, them
-        ("scores", np.int64, 2),  # us, them
-        ("bags", np.int64, 2),  # us, them
+        ("contract", np.int64, 4),  # us, them (cutthroat: me, left, across, right; unused slots 0)
+        ("needed", np.int64, 4),  # as contract
+        ("scores", np.int64, 4),  # as contract
+        ("bags", np.int64, 4),  # as contract
         ("spades_broken", np.bool_),
         ("random", np.float64),  # this decision's uniform draw for this table
     ]
 )
-"""One table's observation for a compiled scalar policy (per-seat arrays have 4 slots; Duel uses 2)."""
+"""One table's observation for a compiled scalar policy (per-seat arrays have 4 slots; Duel uses 2; per-side
+arrays have 4 slots: us, them in partnership games and Duel, me, left, across, right in cutthroat)."""
 
 DECK = np.dtype([("suit_masks", np.uint64, 4), ("suit_of", np.int64, 52), ("order", np.int64, 52)])
 """The deck for compiled code: suit masks (3 = trumps), each card's suit, and card ids weakest first."""
@@ -81,7 +82,7 @@ def _fill(
     r: np.ndarray, seat: np.ndarray, hand: np.ndarray, legal: np.ndarray, played: np.ndarray, bids: np.ndarray,
     scores: np.ndarray, bags: np.ndarray, won: np.ndarray, trick_cards: np.ndarray, leader: np.ndarray,
     led: np.ndarray, win_card: np.ndarray, win_seat: np.ndarray, broken: np.ndarray, u: np.ndarray,
-    legal_bids: np.ndarray, position: int, trick: int, p: int,
+    legal_bids: np.ndarray, position: int, trick: int, p: int, sides: int,
 ) -> None:  # fmt: skip
     full = (ONE << np.uint64(52)) - ONE
     for t in range(r.shape[0]):
@@ -90,9 +91,9 @@ def _fill(
         o.seat, o.players, o.position, o.trick = me, p, position, trick
         o.hand, o.legal, o.played = hand[t], legal[t], played[t]
         o.unseen = full & ~(hand[t] | played[t])
-        us = me % 2 if p == 4 else me
-        contract = np.zeros(2, dtype=np.int64)
-        tricks = np.zeros(2, dtype=np.int64)
+        us = me % sides
+        contract = np.zeros(sides, dtype=np.int64)
+        tricks = np.zeros(sides, dtype=np.int64)
         for k in range(4):
             o.bids[k] = -1
             o.trick_cards[k] = -1
@@ -101,18 +102,18 @@ def _fill(
             o.bids[k] = bids[t, s]
             o.tricks_won[k] = won[t, s]
             o.trick_cards[k] = trick_cards[t, s]
-            side = k % 2 if p == 4 else k
+            side = k % sides
             contract[side] += max(bids[t, s], 0)
             tricks[side] += won[t, s]
-        for side in range(2):
+        for side in range(sides):
             o.contract[side] = contract[side]
             o.needed[side] = max(contract[side] - tricks[side], 0)
-            o.scores[side] = scores[t, us if side == 0 else 1 - us]
-            o.bags[side] = bags[t, us if side == 0 else 1 - us]
+            o.scores[side] = scores[t, (us + side) % sides]
+            o.bags[side] = bags[t, (us + side) % sides]
         o.leader = (leader[t] - me) % p
         o.led_suit, o.winning_card = led[t], win_card[t]
         o.winning_seat = (win_seat[t] - me) % p if win_seat[t] >= 0 else -1
-        o.partner_winning = p == 4 and o.winning_seat == 2
+        o.partner_winning = p == 4 and sides == 2 and o.winning_seat == 2
         o.spades_broken = broken[t]
         o.random = u[t]
         for b in range(legal_bids.shape[1]):
@@ -140,6 +141,7 @@ def records(view: Any) -> np.ndarray:
     _fill(
         r, np.asarray(view.seat, dtype=np.int64), view.hand, legal, played, view.bids, view.scores, view.bags,
         won, cards, leader, led, win_card, win_seat, broken, view.uniform(), legal_bids, position, trick, p,
+        view.rules.sides,
     )  # fmt: skip
     return r
 

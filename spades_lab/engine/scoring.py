@@ -1,7 +1,9 @@
 """Scoring a batch of hands and deciding game ends, per side, exactly as RULES.md.
 
-A side is a partnership (seats 0+2, 1+3) in 4-player Spades and a single player in Duel; every
-array here is [n, 2] per side, so both games share one scoring rule.
+A side is a partnership (seats 0+2, 1+3) in 4-player Spades and a single player in Duel, in
+cutthroat (`partnerships = False`) and with three players (side s is seat s); every array here is
+[n, sides] per side (`rules.sides`: 2, 4 in cutthroat, 3 with three players), so every game shares one
+scoring rule.
 """
 
 from __future__ import annotations
@@ -15,16 +17,35 @@ from spades_lab.rules import Rules
 TEAM_SEATS = np.array([[0, 2], [1, 3]])
 """Partnership p holds seats p and p + 2."""
 DUEL_SEATS = np.array([[0], [1]])
+CUTTHROAT_SEATS = np.array([[0], [1], [2], [3]])
+"""Each for themselves: side s is seat s alone."""
+THREE_SEATS = np.array([[0], [1], [2]])
 
 
-def side_seats(players: int) -> np.ndarray:
-    """[2, seats per side]: which seats make up each side."""
-    return TEAM_SEATS if players == 4 else DUEL_SEATS
+def side_seats(players: int, partnerships: bool = True) -> np.ndarray:
+    """[sides, seats per side]: which seats make up each side."""
+    if players == 4:
+        return TEAM_SEATS if partnerships else CUTTHROAT_SEATS
+    return THREE_SEATS if players == 3 else DUEL_SEATS
+
+
+def deficit(scores: np.ndarray, side: np.ndarray) -> np.ndarray:
+    """[n] how far each table's `side` trails the best other side (negative when it leads).
+
+    With two sides this is the other side's score minus its own; blind nil and blind bid trails
+    compare against it.
+    """
+    scores = np.asarray(scores, dtype=np.int64)
+    tables = np.arange(len(scores))
+    others = scores.copy()
+    others[tables, side] = np.iinfo(np.int64).min
+    behind: np.ndarray = others.max(axis=1) - scores[tables, side]
+    return behind
 
 
 @dataclass(frozen=True)
 class HandScore:
-    """Per table and side [n, 2] unless said otherwise."""
+    """Per table and side [n, sides] unless said otherwise."""
 
     points: np.ndarray
     bags_after: np.ndarray
@@ -52,10 +73,10 @@ class HandScore:
 def score_hands(
     rules: Rules, bids: np.ndarray, tricks: np.ndarray, bags_before: np.ndarray, blind: np.ndarray | None = None
 ) -> HandScore:
-    """Score hands from bids ([n, seats], 0 = nil), tricks won, bags carried in ([n, 2]) and blind-nil flags."""
+    """Score hands from bids ([n, seats], 0 = nil), tricks won, bags carried in ([n, sides]) and blind-nil flags."""
     bids = np.asarray(bids, dtype=np.int64)
     tricks = np.asarray(tricks, dtype=np.int64)
-    seats = side_seats(bids.shape[1])
+    seats = side_seats(bids.shape[1], rules.partnerships)
     plain_zero = rules.zero_bid == "plain"
     nil = (bids == 0) & (not plain_zero)
     side_nil = nil[:, seats]
@@ -92,7 +113,7 @@ def score_hands(
     if rules.nil_tricks_as_bags:
         points += rules.bag_value * nil_tricks
         new_bags = new_bags + nil_tricks
-    moon = side_tricks.sum(axis=2) == 13
+    moon = side_tricks.sum(axis=2) == rules.tricks
     if not isinstance(rules.moon, str):
         # a moon worth points replaces the side's whole hand: its value, no bags, no penalty
         points = np.where(moon, rules.moon, points)
@@ -114,14 +135,19 @@ def game_end(
     """(over, winner, unfinished) after a hand, from the scores after it and the hands played so far.
 
     A game ends once a side reaches the target (or, with mercy, falls to the threshold) and the
-    totals differ; the higher total wins. Equal totals play on. With `moon = "win"` a side that
-    took all 13 tricks this hand (`moon`, [n, 2]) wins at once, whatever the scores. A game still
-    going at the hand cap stops unfinished, with no winner.
+    highest total is one side's alone; that side wins. A tie for the highest total plays on (with
+    two sides: equal totals). With `moon = "win"` a side that took all 13 tricks this hand (`moon`,
+    [n, sides]) wins at once, whatever the scores. A game still going at the hand cap stops
+    unfinished, with no winner.
     """
     trigger = (scores >= rules.target).any(axis=1)
     if rules.mercy:
         trigger |= (scores <= rules.mercy_threshold).any(axis=1)
-    over = trigger & (scores[:, 0] != scores[:, 1])
+    if scores.shape[1] == 2:
+        alone = scores[:, 0] != scores[:, 1]
+    else:
+        alone = (scores == scores.max(axis=1, keepdims=True)).sum(axis=1) == 1
+    over = trigger & alone
     winner = np.where(over, np.argmax(scores, axis=1), -1)
     if rules.moon == "win" and moon is not None:
         shot = moon.any(axis=1)

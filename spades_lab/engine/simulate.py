@@ -40,7 +40,8 @@ class MaxHandsWarning(RuntimeWarning):
 class HandLog:
     """One row per hand played, for a batch of tables (arrays share their first axis).
 
-    Per-seat arrays have one column per seat (4, or 2 in Duel); per-side arrays have 2 columns.
+    Per-seat arrays have one column per seat (4, or 2 in Duel); per-side arrays have one column per
+    side: 2, 4 in cutthroat, 3 with three players (`rules.sides`).
     """
 
     game: np.ndarray
@@ -52,7 +53,7 @@ class HandLog:
     """[n, seats] uint64 masks of the cards held when the first trick was led (after any exchange)."""
     bids: np.ndarray
     plays: np.ndarray
-    """[n, 13 * seats] card ids in play order."""
+    """[n, tricks * seats] card ids in play order (13 tricks; 17 with three players)."""
     play_seats: np.ndarray
     tricks: np.ndarray
     score_before: np.ndarray
@@ -61,7 +62,7 @@ class HandLog:
     score_after: np.ndarray
     bags_after: np.ndarray
     bags_won: np.ndarray
-    """[n, 2] bags taken in this hand (before any penalty removed some)."""
+    """[n, sides] bags taken in this hand (before any penalty removed some)."""
     bag_penalties: np.ndarray
     game_over: np.ndarray
     winner: np.ndarray
@@ -126,7 +127,7 @@ class HandLog:
                 data[f"{name}{seat}"] = array[:, seat]
         for name in ("score_before", "bags_before", "hand_score", "score_after", "bags_after", "bags_won",
                      "bag_penalties"):  # fmt: skip
-            for side in (0, 1):
+            for side in range(self.score_after.shape[1]):
                 data[f"{name}{side}"] = getattr(self, name)[:, side]
         data.update(game_over=self.game_over, winner=self.winner, unfinished=self.unfinished)
         if self.dd_tricks is not None:
@@ -265,7 +266,7 @@ def play_hand(
 def _check_players(rules: Rules, policies: Sequence[Policy]) -> list[Policy]:
     policies = list(policies)
     if len(policies) != rules.players:
-        game = "Duel" if rules.players == 2 else "4-player Spades"
+        game = {2: "Duel", 3: "three-player Spades"}.get(rules.players, "4-player Spades")
         raise ValueError(f"{game} needs {rules.players} seat policies, got {len(policies)}")
     needed = ("name", "bid", "play") + (("draft",) if rules.players == 2 else ())
     for seat, policy in enumerate(policies):
@@ -293,7 +294,7 @@ def simulate_hands(
         ids = np.arange(lo, min(lo + batch_size, start + n_hands), dtype=np.int64)
         game_keys = rng.derive(root, ids)
         dealer = rng.below(game_keys, rng.STREAM_DEALER, rules.players)
-        zeros = np.zeros((len(ids), 2), dtype=np.int64)
+        zeros = np.zeros((len(ids), rules.sides), dtype=np.int64)
         yield play_hand(rules, policies, ids, np.zeros_like(ids), rng.derive(game_keys, 0), dealer, zeros, zeros.copy())
 
 
@@ -325,7 +326,7 @@ def simulate_games(
     hand = np.zeros_like(game)
     game_keys = rng.derive(root, game)
     dealer = rng.below(game_keys, rng.STREAM_DEALER, seats)
-    scores = np.zeros((len(game), 2), dtype=np.int64)
+    scores = np.zeros((len(game), rules.sides), dtype=np.int64)
     bags = np.zeros_like(scores)
     while len(game):
         log = play_hand(rules, policies, game, hand, rng.derive(game_keys, hand), dealer, scores, bags)
@@ -346,8 +347,8 @@ def simulate_games(
             hand = np.concatenate([hand, np.zeros_like(fresh)])
             game_keys = np.concatenate([game_keys, fresh_keys])
             dealer = np.concatenate([dealer, rng.below(fresh_keys, rng.STREAM_DEALER, seats)])
-            scores = np.concatenate([scores, np.zeros((len(fresh), 2), dtype=np.int64)])
-            bags = np.concatenate([bags, np.zeros((len(fresh), 2), dtype=np.int64)])
+            scores = np.concatenate([scores, np.zeros((len(fresh), rules.sides), dtype=np.int64)])
+            bags = np.concatenate([bags, np.zeros((len(fresh), rules.sides), dtype=np.int64)])
     if stopped:
         warnings.warn(
             f"{stopped} of {n_games} games reached max_hands = {max_hands} hands and stopped unfinished (no winner)",

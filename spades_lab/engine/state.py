@@ -36,7 +36,7 @@ import numpy as np
 from spades_lab.cards import Deck, deck_for
 from spades_lab.engine import kernels, rng
 from spades_lab.engine.bits import BIT
-from spades_lab.engine.scoring import HandScore, score_hands
+from spades_lab.engine.scoring import HandScore, deficit, score_hands
 from spades_lab.rules import SUICIDE_MIN, Rules
 
 
@@ -175,7 +175,7 @@ def _schedule(rules: Rules, draft: bool) -> list[tuple[Phase, int, int]]:
     if rules.nil_exchange:
         for side in (0, 1):
             points += [(Phase.EXCHANGE, NIL_EXCHANGE_DECISION + back, 4 + 2 * side + back) for back in (0, 1)]
-    points += [(Phase.PLAY, play_decision(step), step) for step in range(13 * p)]
+    points += [(Phase.PLAY, play_decision(step), step) for step in range(rules.tricks * p)]
     return points
 
 
@@ -271,14 +271,16 @@ class State:
         self.game_id = shown("game_id", (n,), np.int64, game_id)
         self.hand_number = shown("hand_number", (n,), np.int64, hand_number)
         self.dealer = shown("dealer", (n,), np.int64, dealer)
-        self.scores = shown("scores", (n, 2), np.int64, scores)
-        self.bags = shown("bags", (n, 2), np.int64, bags)
+        self.scores = shown("scores", (n, rules.sides), np.int64, scores)
+        self.bags = shown("bags", (n, rules.sides), np.int64, bags)
         self.policy_key = rng.derive(hand_keys, rng.STREAM_POLICY)
         self.drafted = deal is None and p == 2
         if deal is not None:
             self.hands = np.array(deal, dtype=np.uint64, copy=True)
         elif p == 4:
             self.hands = kernels.deal(hand_keys, np.uint64(rng.STREAM_DEAL))
+        elif p == 3:
+            self.hands = kernels.deal_three(hand_keys, np.uint64(rng.STREAM_DEAL), self.deck.index["2C"])
         else:
             self.hands = np.zeros((n, 2), dtype=np.uint64)
         self.stock = (
@@ -291,8 +293,8 @@ class State:
         self.received = np.zeros((n, p), dtype=np.uint64)
         self.passed = np.zeros((n, p), dtype=np.uint64)
         self.legal_bids = shown("legal_bids", (n, 14), np.bool_, False)
-        self.plays = shown("plays", (n, 13 * p), np.int8, -1)
-        self.play_seats = shown("play_seats", (n, 13 * p), np.int8, -1)
+        self.plays = shown("plays", (n, rules.tricks * p), np.int8, -1)
+        self.play_seats = shown("play_seats", (n, rules.tricks * p), np.int8, -1)
         self.trick_cards = shown("trick_cards", (n, p), np.int64, -1)
         self.played = shown("played", (n,), np.uint64, 0)
         self.led_suit = shown("led_suit", (n,), np.int64, -1)
@@ -505,16 +507,12 @@ class State:
                 self.legal_bids[:, : rules.blind_bids] = False
                 eligible = ~self.blind[tables, actor] & self.legal_bids.any(axis=1)
                 if rules.blind_bid_trail:
-                    own = actor % 2
-                    eligible &= self.scores[tables, 1 - own] - self.scores[tables, own] >= rules.blind_bid_trail
+                    eligible &= deficit(self.scores, actor % rules.sides) >= rules.blind_bid_trail
             elif phase == Phase.BLIND:
                 # blind nil is a nil: only where nil is a legal bid, and only for a side trailing enough
                 eligible = self.legal_bids[:, 0].copy()
                 if rules.blind_nil_trail:
-                    trailing = actor % 2
-                    eligible &= (
-                        self.scores[tables, 1 - trailing] - self.scores[tables, trailing] >= rules.blind_nil_trail
-                    )
+                    eligible &= deficit(self.scores, actor % rules.sides) >= rules.blind_nil_trail
             else:
                 eligible = ~self.blind[tables, actor]
             self.to_act = np.where(eligible, actor, -1)

@@ -117,14 +117,17 @@ class _View:
 
     @property
     def partner(self) -> np.ndarray:
-        """The partner's seat; -1 in Duel."""
-        if self.players == 2:
+        """The partner's seat; -1 in Duel, cutthroat and with three players (no partner)."""
+        if self.rules.sides == self.players:
             return _frozen(np.full(len(self._seat), -1))
         return _frozen((self._seat + 2) % 4)
 
     @property
     def team(self) -> np.ndarray:
-        """The acting seat's side (0: seats 0+2, 1: seats 1+3; in Duel the seat itself)."""
+        """The acting seat's side: its column of `scores` and `bags` (0: seats 0+2, 1: seats 1+3; in Duel
+        and cutthroat and with three players, the seat itself)."""
+        if self.rules.sides == self.players:
+            return _frozen(self._seat)
         return _frozen(TEAM_OF_SEAT[self._seat])
 
     @property
@@ -142,12 +145,13 @@ class _View:
 
     @property
     def scores(self) -> np.ndarray:
-        """Scores by partnership [n, 2] before this hand: column 0 is seats 0+2, column 1 seats 1+3."""
+        """Scores by side [n, sides] before this hand: column 0 is seats 0+2, column 1 seats 1+3 (Duel and
+        cutthroat: column s is seat s)."""
         return self._take(self._pub.scores)
 
     @property
     def bags(self) -> np.ndarray:
-        """Accumulated bags by partnership [n, 2] before this hand (columns as `scores`)."""
+        """Accumulated bags by side [n, sides] before this hand (columns as `scores`)."""
         return self._take(self._pub.bags)
 
     @property
@@ -384,7 +388,9 @@ class TableView:
 
     Conventions (the same as `spades_lab.engine.observation.Observation`, one row of it):
     per-seat lists are relative to the acting seat, in the order [me, left, partner, right]
-    (Duel: [me, opponent]); "left" plays after me. Per-side pairs are (us, them). Card lists are
+    (Duel: [me, opponent]); "left" plays after me. Per-side tuples are (us, them); where every player
+    is its own side they are the players in relative seat order ((me, left, across, right) in cutthroat,
+    (me, opponent) in Duel). Card lists are
     weakest first: side-suit cards by rank (2 < ... < A; at equal rank C < D < H), then trumps
     from the lowest to the highest (see `spades_lab.engine.masks`). Cards are labels like "QH";
     suits are 0 clubs, 1 diamonds, 2 hearts, 3 trumps (spades).
@@ -401,17 +407,17 @@ class TableView:
     """Bids by relative seat (None: not yet; 0: nil)."""
     blind: list[bool]
     """Blind nil declared, by relative seat."""
-    contract: tuple[int, int]
+    contract: tuple[int, ...]
     """(us, them): bids so far added up, nil counting 0."""
-    tricks: tuple[int, int]
+    tricks: tuple[int, ...]
     """(us, them): tricks won this hand."""
-    needed: tuple[int, int]
+    needed: tuple[int, ...]
     """(us, them): tricks still needed for the contract (0 once made)."""
     tricks_won: list[int]
     """Tricks won this hand by relative seat."""
-    scores: tuple[int, int]
+    scores: tuple[int, ...]
     """(us, them) game scores before this hand."""
-    bags: tuple[int, int]
+    bags: tuple[int, ...]
     """(us, them) bags carried into this hand."""
     dealer: int
     """Relative seat of the dealer."""
@@ -470,12 +476,12 @@ def table_views(view: Any) -> list[TableView]:
                 else [int(b) for b in np.flatnonzero(obs.legal_bids[t])],
                 bids=[None if b < 0 else int(b) for b in obs.bids[t]],
                 blind=[bool(b) for b in obs.blind[t]],
-                contract=(int(obs.contract[t, 0]), int(obs.contract[t, 1])),
-                tricks=(int(obs.tricks[t, 0]), int(obs.tricks[t, 1])),
-                needed=(int(obs.needed[t, 0]), int(obs.needed[t, 1])),
+                contract=tuple(int(x) for x in obs.contract[t]),
+                tricks=tuple(int(x) for x in obs.tricks[t]),
+                needed=tuple(int(x) for x in obs.needed[t]),
                 tricks_won=[int(x) for x in obs.tricks_won[t]],
-                scores=(int(obs.scores[t, 0]), int(obs.scores[t, 1])),
-                bags=(int(obs.bags[t, 0]), int(obs.bags[t, 1])),
+                scores=tuple(int(x) for x in obs.scores[t]),
+                bags=tuple(int(x) for x in obs.bags[t]),
                 dealer=int(dealer[t]),
                 trick=history[len(history) - in_trick :] if in_trick else [],
                 leader=int(obs.leader[t]),

@@ -65,6 +65,17 @@ def _first_illegal(mask: np.ndarray, actions: np.ndarray, acting: np.ndarray) ->
     return -1
 
 
+def refuse_unsupported(rules: Rules) -> None:
+    """The environments' observation vector and rewards are per partnership (own side, other side) over
+    13 tricks: refuse, naming the field, rules with more sides (cutthroat, three players)."""
+    if rules.sides > 2:
+        what = "players = 3" if rules.players == 3 else "partnerships = False (cutthroat)"
+        raise ValueError(
+            f"rules field {what} is not supported by the RL environments: their observation vector and rewards"
+            " are per partnership (own side, other side) over 13 tricks; spades_lab.simulate_games plays it"
+        )
+
+
 @dataclass
 class HandEnd:
     """What the last step's hand end produced, per table (only set on the step that ended a hand)."""
@@ -105,6 +116,7 @@ class BatchEnv:
         max_hands: int | None = MAX_HANDS,
     ) -> None:
         self.rules: Rules = load_rules(rules) if not isinstance(rules, Rules) else rules
+        refuse_unsupported(self.rules)
         if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
             raise ValueError(f"n = {n!r} tables is impossible; allowed: at least 1")
         if reward not in REWARDS:

@@ -153,6 +153,11 @@ def encode(state: State, seat: np.ndarray | int | None = None, out: np.ndarray |
     A table whose seat is -1 (nobody acts there now) gets only its phase. `out` reuses a buffer.
     """
     n, rules = state.n, state.rules
+    if not rules.partnerships or rules.players == 3:
+        raise ValueError(
+            "rules field partnerships = False (cutthroat) or players = 3: more than two sides, and this vector"
+            " holds two (own side, other side): the encoding does not support them"
+        )
     if seat is None:
         seats = state.to_act
     else:

@@ -23,7 +23,7 @@ from gymnasium import spaces
 
 from spades_lab.engine.simulate import MAX_HANDS
 from spades_lab.engine.state import N_ACTIONS
-from spades_lab.env.batch import BatchEnv
+from spades_lab.env.batch import BatchEnv, refuse_unsupported
 from spades_lab.env.bots import answers_to_actions, bot_answers, default_bot_name
 from spades_lab.env.encode import bounds, encode
 from spades_lab.env.text import describe_table
@@ -51,6 +51,7 @@ class SpadesEnv(gymnasium.Env):
         render_mode: str | None = None,
     ) -> None:
         self.rules = rules if isinstance(rules, Rules) else load_rules(rules)
+        refuse_unsupported(self.rules)
         p = self.rules.players
         if not 0 <= seat < p:
             raise ValueError(f"seat = {seat!r}; allowed: 0..{p - 1}")

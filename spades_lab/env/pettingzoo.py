@@ -26,7 +26,7 @@ from pettingzoo.utils import wrappers
 
 from spades_lab.engine.simulate import MAX_HANDS
 from spades_lab.engine.state import N_ACTIONS
-from spades_lab.env.batch import BatchEnv
+from spades_lab.env.batch import BatchEnv, refuse_unsupported
 from spades_lab.env.encode import SIZE, bounds, encode
 from spades_lab.env.text import describe_table
 from spades_lab.rules import Rules, load_rules
@@ -59,6 +59,7 @@ class raw_env(AECEnv):
     ) -> None:
         super().__init__()
         self.rules = rules if isinstance(rules, Rules) else load_rules(rules)
+        refuse_unsupported(self.rules)
         self.reward_kind, self.max_hands, self.render_mode = reward, max_hands, render_mode
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode = {render_mode!r}; allowed: {', '.join(RENDER_MODES)}")

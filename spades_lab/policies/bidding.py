@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from spades_lab.engine import BidView
+from spades_lab.engine.scoring import deficit
 from spades_lab.engine.views import BlindView
 from spades_lab.policies.counting import CountParams, NilParams, count_tricks_batch, nil_ok_batch
 from spades_lab.policies.registry import register
@@ -121,14 +122,13 @@ class CountingBidder:
         n = len(view)
         if not self.params.blind_nil:
             return np.zeros(n, dtype=bool)
-        scores, team = view.scores, view.team
-        trail = scores[np.arange(n), 1 - team] - scores[np.arange(n), team]
+        trail = deficit(view.scores, view.team)  # behind the best other side (the other partnership)
         return (trail >= self.params.blind_nil_trail) & self._partner_not_nil(view)
 
     def _partner_not_nil(self, view: BidView | BlindView) -> np.ndarray:
         """False where partner already bid nil and a second nil is not wanted (`nil_beside_nil` off)."""
         partner = view.partner
-        if self.params.nil_beside_nil or view.players != 4:
+        if self.params.nil_beside_nil or view.players != 4 or not view.rules.partnerships:
             return np.ones(len(view), dtype=bool)
         return view.bids[np.arange(len(view)), partner] != 0
 

@@ -107,6 +107,9 @@ def _positions(rules: Rules, tables: int) -> tuple[np.ndarray, np.ndarray, np.nd
         [rules.mercy_threshold + 10 if rules.mercy else -300, 0], [90, 90],
     ]  # fmt: skip
     bag_rows = [[0, 0], [rules.bag_threshold - 1, 0], [0, rules.bag_threshold - 1], [3, 7]]
+    if rules.sides > 2:  # each for themselves: seats 2 (and 3) mirror seats 1 and 0 (ties for the lead included)
+        score_rows = [(row + row[::-1])[: rules.sides] for row in score_rows]
+        bag_rows = [(row + row[::-1])[: rules.sides] for row in bag_rows]
     t = np.arange(tables)
     scores = np.array(score_rows, dtype=np.int64)[t % len(score_rows)]
     bags = np.array(bag_rows, dtype=np.int64)[(t // len(score_rows)) % len(bag_rows)]
@@ -157,7 +160,7 @@ def check_policy(
     p = rules.players
     seatings: dict[str, list[Any]] = {
         "every seat": [watcher] * p,
-        "beside a blind-nil partner": [watcher] * (p // 2) + [partner] * (p // 2),
+        "beside a blind-nil partner": [watcher] * (p - p // 2) + [partner] * (p // 2),
     }
     every = np.arange(tables)
     for label, seats in seatings.items():

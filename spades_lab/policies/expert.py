@@ -82,11 +82,13 @@ from spades_lab.policies.play import (
     discard_card,
     duck_card,
     in_order,
+    in_play,
     is_ace,
     is_on,
     kernel_deck,
     lead_against_nil,
     lead_card,
+    partnered,
     rank_of,
     set_opposing_nil,
     strongest,
@@ -353,12 +355,15 @@ def _expert_follow(
 def _expert_card(
     hand: np.uint64, legal: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, bids: tuple,
     won: tuple, first: int, second: int, third: int, switches: int, numbers: tuple, suits: tuple, spade_ace: int,
-    spade_king: int, trumps_out: bool, extra: int, voids: tuple, bags: int, bag_limit: int,
+    spade_king: int, trumps_out: bool, extra: int, voids: tuple, bags: int, bag_limit: int, partnered: bool,
 ) -> int:  # fmt: skip
-    """The `expert` decision for one table; `voids` are the relative seats' 4-bit void masks."""
+    """The `expert` decision for one table; `voids` are the relative seats' 4-bit void masks.
+
+    `partnered` is False only in cutthroat: the seat across is an opponent like left and right.
+    """
     if bids[ME] == 0 and is_on(switches, NIL_PLAY):
         return tips_card(hand, legal, unseen, position, last, trick, bids, won, first, second, third, switches,
-                         numbers, suits, spade_ace, spade_king, trumps_out)  # fmt: skip
+                         numbers, suits, spade_ace, spade_king, trumps_out, partnered)  # fmt: skip
     best, holder = first, 0
     if position == 0:
         best, holder = -1, -1
@@ -368,19 +373,29 @@ def _expert_card(
         best, holder = third, 2
     following = position > 0 and legal & suit_of(first, suits) != ZERO
 
-    contract = max(bids[ME], 0) + max(bids[PARTNER], 0)
-    contract_tricks = (won[ME] if bids[ME] > 0 else 0) + (won[PARTNER] if bids[PARTNER] > 0 else 0)
+    mate_bid = bids[PARTNER] if partnered else -1
+    mate_won = won[PARTNER] if partnered else 0
+    contract = max(bids[ME], 0) + max(mate_bid, 0)
+    contract_tricks = (won[ME] if bids[ME] > 0 else 0) + (mate_won if mate_bid > 0 else 0)
     contract_made = contract > 0 and contract_tricks >= contract
-    covering = is_on(switches, COVER) and bids[PARTNER] == 0 and won[PARTNER] == 0
+    covering = is_on(switches, COVER) and mate_bid == 0 and mate_won == 0
     left_nil = bids[LEFT] == 0 and won[LEFT] == 0
     right_nil = bids[RIGHT] == 0 and won[RIGHT] == 0
+    across_nil = not partnered and bids[PARTNER] == 0 and won[PARTNER] == 0
 
     setting = False
     if contract_made and is_on(extra, KEEP_SETTING):
-        their_contract = max(bids[LEFT], 0) + max(bids[RIGHT], 0)
-        their_tricks = (won[LEFT] if bids[LEFT] > 0 else 0) + (won[RIGHT] if bids[RIGHT] > 0 else 0)
-        short = their_contract - their_tricks
-        setting = their_contract > 0 and 0 < short <= 13 - trick and bags + contract_tricks - contract < bag_limit
+        room = bags + contract_tricks - contract < bag_limit
+        if partnered:
+            their_contract = max(bids[LEFT], 0) + max(bids[RIGHT], 0)
+            their_tricks = (won[LEFT] if bids[LEFT] > 0 else 0) + (won[RIGHT] if bids[RIGHT] > 0 else 0)
+            short = their_contract - their_tricks
+            setting = their_contract > 0 and 0 < short <= popcount(hand) and room  # tricks left: cards held
+        else:  # cutthroat: any one opponent still short of its own contract
+            for k in (LEFT, PARTNER, RIGHT):
+                short = bids[k] - won[k]
+                if bids[k] > 0 and 0 < short <= popcount(hand) and room:
+                    setting = True
     ducking = contract_made and not setting
 
     if position == 0:
@@ -388,9 +403,10 @@ def _expert_card(
             card = _safe_coverage_lead(legal, unseen, voids[PARTNER], suits)
             if card >= 0:
                 return card
-        hunting = left_nil or right_nil
+        hunting = left_nil or right_nil or across_nil
         if not covering and hunting and is_on(extra, HUNT_VOIDS) and is_on(switches, TIP9):
             nil_voids = (voids[LEFT] if left_nil else 0) | (voids[RIGHT] if right_nil else 0)
+            nil_voids |= voids[PARTNER] if across_nil else 0
             allowed = legal & ~void_cards(nil_voids, suits)
             if allowed != ZERO and allowed != legal:
                 return lead_against_nil(allowed, hand, suits, spade_ace)
@@ -412,6 +428,11 @@ def _expert_card(
                                     to_void, suits)  # fmt: skip
             if card >= 0:
                 return card
+        if across_nil:
+            card = set_opposing_nil(legal, hand, unseen, partner_card, holder == position - 2, best, following,
+                                    to_void, suits)  # fmt: skip
+            if card >= 0:
+                return card
         if left_nil:
             card = set_opposing_nil(legal, hand, unseen, left_card, holder == position - 3, best, following,
                                     to_void, suits)  # fmt: skip
@@ -419,9 +440,10 @@ def _expert_card(
                 return card
     if ducking and is_on(switches, TIP7):
         return duck_card(legal, last, best, following, hand, unseen, is_on(switches, TIP10), suits)
-    partner_led_ace = position == 2 and holder == 0 and is_ace(first, suits, spade_ace)
+    partner_holds = partnered and holder == position - 2
+    partner_led_ace = partnered and position == 2 and holder == 0 and is_ace(first, suits, spade_ace)
     return _expert_follow(
-        legal, hand, unseen, position, last, trick, best, first, partner_card, holder == position - 2,
+        legal, hand, unseen, position, last, trick, best, first, partner_card, partner_holds,
         partner_led_ace, following, switches, numbers, extra, suits, voids[LEFT], contract - contract_tricks,
     )  # fmt: skip
 
@@ -431,9 +453,11 @@ def expert_kernel(
     hands: np.ndarray, legal: np.ndarray, seats: np.ndarray, bids: np.ndarray, won: np.ndarray,
     on_table: np.ndarray, played: np.ndarray, history: np.ndarray, history_seats: np.ndarray, bags: np.ndarray,
     players: int, position: int, trick: int, switches: int, numbers: tuple, extra: int, bag_limit: int,
-    suits: tuple, spade_ace: int, spade_king: int,
+    suits: tuple, spade_ace: int, spade_king: int, partnered: bool,
 ) -> np.ndarray:  # fmt: skip
-    """The `expert` card of every table of a batch (the layout of the tips' kernel, plus bags and voids)."""
+    """The `expert` card of every table of a batch (the layout of the tips' kernel, plus bags and voids).
+
+    `partnered` is False only in cutthroat (no partner: the seat across is an opponent, bags are the seat's)."""
     full = suits[0] | suits[1] | suits[2] | suits[3]
     out = np.empty(hands.shape[0], dtype=np.int64)
     read = is_on(extra, READ_VOIDS)
@@ -445,6 +469,12 @@ def expert_kernel(
             seat_bids = (bids[t, me], bids[t, partner], bids[t, left], bids[t, right])
             seat_won = (won[t, me], won[t, partner], won[t, left], won[t, right])
             first, second, third = on_table[t, leader], on_table[t, (leader + 1) % 4], on_table[t, (leader + 2) % 4]
+        elif players == 3:  # as the tips: left takes the across slot (see `tips_kernel`)
+            left, right, leader = (me + 1) % 3, (me + 2) % 3, (me + 3 - position) % 3
+            partner = left
+            seat_bids = (bids[t, me], bids[t, left], -1, bids[t, right])
+            seat_won = (won[t, me], won[t, left], 0, won[t, right])
+            first, second, third = on_table[t, leader], on_table[t, (leader + 1) % 3], -1
         else:
             partner, left = -1, 1 - me
             right = left
@@ -453,25 +483,27 @@ def expert_kernel(
             first, second, third = on_table[t, (me + position) % 2], -1, -1
         # Only the voids a rule reads are looked up: the fourth seat's when third, or second and void, the nil's
         # when leading to or against a live nil, both opponents' for tip 8.
-        big_bid = max(seat_bids[ME], 0) + max(seat_bids[PARTNER], 0) >= numbers[BIG_BID]
+        big_bid = max(seat_bids[ME], 0) + (max(seat_bids[PARTNER], 0) if partnered else 0) >= numbers[BIG_BID]
         partner_voids = left_voids = right_voids = 0
         if position == 0:
             if big_bid or (read and seat_bids[LEFT] == 0 and seat_won[LEFT] == 0):
                 left_voids = voids_of_seat(history[t], history_seats[t], players, left, suits)
             if big_bid or (read and seat_bids[RIGHT] == 0 and seat_won[RIGHT] == 0):
                 right_voids = voids_of_seat(history[t], history_seats[t], players, right, suits)
-            if read and seat_bids[PARTNER] == 0 and seat_won[PARTNER] == 0:
+            if (read and seat_bids[PARTNER] == 0 and seat_won[PARTNER] == 0) or (big_bid and not partnered):
                 partner_voids = voids_of_seat(history[t], history_seats[t], players, partner, suits)
         elif read and position < players - 1 and _reads_fourth_seat(legal[t], position, first, second, suits):
             left_voids = voids_of_seat(history[t], history_seats[t], players, left, suits)
         trumps_out = False
         if position == 0 and big_bid:
             trumps_out = _opponents_out_of_trumps(left_voids, right_voids, unseen, suits)
+            if not partnered:  # the seat across is an opponent too
+                trumps_out = trumps_out and _opponents_out_of_trumps(partner_voids, partner_voids, unseen, suits)
         rel = (0, partner_voids, left_voids, right_voids) if read else (0, 0, 0, 0)
         out[t] = _expert_card(
             hands[t], legal[t], unseen, position, position == players - 1, trick, seat_bids, seat_won,
             first, second, third, switches, numbers, suits, spade_ace, spade_king, trumps_out, extra, rel,
-            bags[t, me % 2], bag_limit,
+            bags[t, me % 2 if partnered else me], bag_limit, partnered,
         )  # fmt: skip
     return out
 
@@ -520,9 +552,9 @@ class ExpertPlay:
         else:  # no table of the batch reads a void at this decision: skip copying the history
             history = history_seats = np.empty((len(view), 0), dtype=np.int8)
         return expert_kernel(
-            view.hand, view.legal, view.seat, view.bids, view.tricks_won, view.trick_cards, view.played,
+            view.hand, view.legal, view.seat, view.bids, view.tricks_won, view.trick_cards, in_play(view),
             history, history_seats, view.bags, view.players, view.position, view.trick, self.switches,
-            self.numbers, self.extra, bag_limit, suits, spade_ace, spade_king,
+            self.numbers, self.extra, bag_limit, suits, spade_ace, spade_king, partnered(view),
         )  # fmt: skip
 
 

@@ -20,7 +20,7 @@ parameters are the expert's, so `pimc(-keep_setting)` changes the fallback):
   a second to many seconds, far too slow for `worlds` solves per decision; endings are milliseconds;
 - while a nil bid is live at the table: the solver's value is the side's tricks, which does not say
   who takes them (a nil's fate is decided by which seat wins);
-- in Duel, and with a single legal card (nothing to choose).
+- in Duel and cutthroat, and with a single legal card (nothing to choose).
 
 Worlds come from each table's own random stream for the decision (`view.uniform`), so a game
 plays the same cards whatever the batch, worker or chunk.
@@ -108,7 +108,8 @@ class PimcPlay:
     def play(self, view: PlayView) -> np.ndarray:
         cards = np.array(self.expert.play(view), dtype=np.int64)
         remaining = 13 - view.trick
-        if view.players != 4 or remaining > self.params.max_tricks or self.params.worlds < 1:
+        partnered = view.players == 4 and view.rules.partnerships  # cutthroat and Duel play the expert's card
+        if not partnered or remaining > self.params.max_tricks or self.params.worlds < 1:
             return cards
         bids, won = view.bids, view.tricks_won
         live_nil = ((bids == 0) & (won == 0)).any(axis=1)

@@ -367,7 +367,7 @@ def _lead(
     if _on(switches, TIP8) and contract >= numbers[BIG_BID] and trumps != ZERO and not trumps_out:
         top = highest(trumps)
         return top if _unseen_above(top, unseen, suits) == 0 else lowest(trumps)
-    if _on(switches, TIP11) and trick >= 13 - numbers[LAST_TRICKS]:
+    if _on(switches, TIP11) and popcount(hand) <= numbers[LAST_TRICKS]:  # the last tricks: as many as cards held
         card = _cash_before_last_spade(hand, unseen, suits)
         if card >= 0:
             return card
@@ -456,14 +456,15 @@ def _follow(
 def _tips_card(
     hand: np.uint64, legal: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, bids: tuple,
     won: tuple, first: int, second: int, third: int, switches: int, numbers: tuple, suits: tuple, spade_ace: int,
-    spade_king: int, trumps_out: bool,
+    spade_king: int, trumps_out: bool, partnered: bool,
 ) -> int:  # fmt: skip
     """The `tips` decision for one table, rules in the order of the `TipsPlay` docstring.
 
     Seats are relative to the acting seat (`bids[ME]`, `won[PARTNER]`, ...) and the trick is its
     cards in play order, so that nothing is looked up by a seat number that varies from table to
     table (a branch the processor cannot predict). A seat that does not exist (partner and left
-    in Duel) has bid -1: never nil, no contract.
+    in Duel) has bid -1: never nil, no contract. `partnered` is False only in cutthroat: the seat
+    across is one more opponent there (no shared contract, no coverage, its nil is set like the others').
     """
     best, holder = first, 0  # holder: the play order (0 = leader) of the card holding the trick
     if position == 0:
@@ -477,17 +478,20 @@ def _tips_card(
     if bids[ME] == 0 and _on(switches, NIL_PLAY):
         return _nil_card(legal, position, last, best, following, unseen, suits)
 
-    contract = max(bids[ME], 0) + max(bids[PARTNER], 0)  # a nil adds 0
-    contract_tricks = (won[ME] if bids[ME] > 0 else 0) + (won[PARTNER] if bids[PARTNER] > 0 else 0)
+    mate_bid = bids[PARTNER] if partnered else -1
+    mate_won = won[PARTNER] if partnered else 0
+    contract = max(bids[ME], 0) + max(mate_bid, 0)  # a nil adds 0
+    contract_tricks = (won[ME] if bids[ME] > 0 else 0) + (mate_won if mate_bid > 0 else 0)
     contract_made = contract > 0 and contract_tricks >= contract
-    covering = _on(switches, COVER) and bids[PARTNER] == 0 and won[PARTNER] == 0
+    covering = _on(switches, COVER) and mate_bid == 0 and mate_won == 0
     left_nil = bids[LEFT] == 0 and won[LEFT] == 0
     right_nil = bids[RIGHT] == 0 and won[RIGHT] == 0
+    across_nil = not partnered and bids[PARTNER] == 0 and won[PARTNER] == 0
 
     if position == 0:
         return _lead(
             legal, hand, unseen, trick, switches, numbers, suits, spade_ace, spade_king, covering,
-            left_nil or right_nil, contract, contract_made, trumps_out,
+            left_nil or right_nil or across_nil, contract, contract_made, trumps_out,
         )  # fmt: skip
     # the seat at play order k is: right of me for k = position - 1, partner for position - 2, left for position - 3
     right_card = _in_order(position - 1, first, second, third)
@@ -505,6 +509,12 @@ def _tips_card(
             )
             if card >= 0:
                 return card
+        if across_nil:
+            card = _set_opposing_nil(
+                legal, hand, unseen, partner_card, holder == position - 2, best, following, to_void, suits
+            )
+            if card >= 0:
+                return card
         if left_nil:
             card = _set_opposing_nil(
                 legal, hand, unseen, left_card, holder == position - 3, best, following, to_void, suits
@@ -513,9 +523,10 @@ def _tips_card(
                 return card
     if contract_made and _on(switches, TIP7):
         return _duck(legal, last, best, following, hand, unseen, _on(switches, TIP10), suits)
-    partner_led_ace = position == 2 and holder == 0 and _is_ace(first, suits, spade_ace)
+    partner_holds = partnered and holder == position - 2
+    partner_led_ace = partnered and position == 2 and holder == 0 and _is_ace(first, suits, spade_ace)
     return _follow(
-        legal, hand, unseen, position, last, trick, best, holder == position - 2, partner_led_ace, following,
+        legal, hand, unseen, position, last, trick, best, partner_holds, partner_led_ace, following,
         switches, numbers, suits,
     )  # fmt: skip
 
@@ -550,11 +561,13 @@ def tips_kernel(
     hands: np.ndarray, legal: np.ndarray, seats: np.ndarray, bids: np.ndarray, won: np.ndarray,
     on_table: np.ndarray, played: np.ndarray, history: np.ndarray, history_seats: np.ndarray,
     players: int, position: int, trick: int, switches: int, numbers: tuple, suits: tuple, spade_ace: int,
-    spade_king: int,
+    spade_king: int, partnered: bool,
 ) -> np.ndarray:  # fmt: skip
     """The `tips` card of every table of a batch (`history` has no columns unless tip 8 needs it).
 
     In Duel (2 players) the opponent sits on the right and plays the other card of each trick.
+    `partnered` is False in cutthroat, where the seat across is an opponent too, and with three
+    players, where left (the seat two before me in a trick) takes the across slot.
     """
     full = suits[0] | suits[1] | suits[2] | suits[3]
     out = np.empty(hands.shape[0], dtype=np.int64)
@@ -566,17 +579,30 @@ def tips_kernel(
             seat_bids = (bids[t, me], bids[t, partner], bids[t, left], bids[t, right])
             seat_won = (won[t, me], won[t, partner], won[t, left], won[t, right])
             first, second, third = on_table[t, leader], on_table[t, (leader + 1) % 4], on_table[t, (leader + 2) % 4]
+        elif players == 3:
+            # the seat two before me in a trick is left: it takes the across slot (an opponent, not partnered)
+            left, right, leader = (me + 1) % 3, (me + 2) % 3, (me + 3 - position) % 3
+            partner = left
+            seat_bids = (bids[t, me], bids[t, left], -1, bids[t, right])
+            seat_won = (won[t, me], won[t, left], 0, won[t, right])
+            first, second, third = on_table[t, leader], on_table[t, (leader + 1) % 3], -1
         else:
-            left = right = 1 - me
+            partner, left = -1, 1 - me
+            right = left
             seat_bids = (bids[t, me], -1, -1, bids[t, right])
             seat_won = (won[t, me], 0, 0, won[t, right])
             first, second, third = on_table[t, (me + position) % 2], -1, -1
         trumps_out = False
-        if history.shape[1] > 0 and max(seat_bids[ME], 0) + max(seat_bids[PARTNER], 0) >= numbers[BIG_BID]:
+        side_bid = max(seat_bids[ME], 0) + (max(seat_bids[PARTNER], 0) if partnered else 0)
+        if history.shape[1] > 0 and side_bid >= numbers[BIG_BID]:
             trumps_out = _opponents_out_of_trumps(left, right, unseen, history[t], history_seats[t], players, suits)
+            if not partnered and trumps_out:
+                trumps_out = _opponents_out_of_trumps(
+                    partner, partner, unseen, history[t], history_seats[t], players, suits
+                )
         out[t] = _tips_card(
             hands[t], legal[t], unseen, position, position == players - 1, trick, seat_bids, seat_won,
-            first, second, third, switches, numbers, suits, spade_ace, spade_king, trumps_out,
+            first, second, third, switches, numbers, suits, spade_ace, spade_king, trumps_out, partnered,
         )  # fmt: skip
     return out
 
@@ -607,6 +633,20 @@ def kernel_deck(deck: Deck) -> tuple[tuple[np.uint64, ...], int, int]:
     """The deck as the kernels see it: the four suit masks, and the ids of the ace and king of spades."""
     suits = tuple(np.uint64(m) for m in deck.suit_masks)
     return suits, deck.index.get("AS", -1), deck.index.get("KS", -1)
+
+
+def partnered(view: PlayView) -> bool:
+    """What the kernels' `partnered` says: the relative seats' second slot is a partner (partnership Spades;
+    Duel, which never reaches that slot), not one more opponent (cutthroat, three players)."""
+    return view.players == 2 or (view.players == 4 and view.rules.partnerships)
+
+
+def in_play(view: PlayView) -> np.ndarray:
+    """`view.played` plus the cards out of the deck (three players: the 2 of clubs), so that the kernels'
+    unseen cards are those another seat may hold."""
+    if view.players != 3:
+        return view.played
+    return view.played | np.uint64(1 << view.deck.index["2C"])
 
 
 def _no_history(n: int) -> np.ndarray:
@@ -653,9 +693,9 @@ class TipsPlay:
         else:
             history = history_seats = _no_history(len(view))
         return tips_kernel(
-            view.hand, view.legal, view.seat, view.bids, view.tricks_won, view.trick_cards, view.played,
+            view.hand, view.legal, view.seat, view.bids, view.tricks_won, view.trick_cards, in_play(view),
             history, history_seats, view.players, position, view.trick, self.switches, self.numbers, suits,
-            spade_ace, spade_king,
+            spade_ace, spade_king, partnered(view),
         )  # fmt: skip
 
 

@@ -14,7 +14,8 @@ from spades_lab.stats.tally import DD_SUMS, dd_measures, side_measures
 
 @dataclass
 class HandStats:
-    """Running totals per side (index 0: seats 0+2, 1: seats 1+3; in Duel, each player)."""
+    """Running totals per side (index 0: seats 0+2, 1: seats 1+3; in Duel and cutthroat, each player:
+    the arrays take the log's number of sides at the first `add`)."""
 
     rules: Rules = field(default_factory=Rules)
     """The rules the hands were played under: sets and contracts are scored by them."""
@@ -36,12 +37,16 @@ class HandStats:
     """Per side, the double-dummy sums (stats.tally.DD_SUMS) of logs solved with dd=True; None until one is added."""
 
     def add(self, log: HandLog) -> None:
+        sides = log.hand_score.shape[1]
+        if self.hands == 0 and len(self.points) != sides:
+            for name in ("wins", "points", "sets", "contracts", "nil_bids", "nils_made", "bags", "bag_penalties"):
+                setattr(self, name, np.zeros(sides, dtype=np.int64))
         n = len(log)
         self.hands += n
         over = log.game_over
         self.games_over += int(over.sum())
         self.games_unfinished += int(log.unfinished.sum())
-        self.wins += np.bincount(log.winner[over], minlength=2)[:2]
+        self.wins += np.bincount(log.winner[over], minlength=sides)[:sides]
         self.points += log.hand_score.sum(axis=0)
         self.players = log.bids.shape[1]
         # Sets, contracts and nils as the engine scored them (one outcome model, shared with tournaments).
@@ -60,13 +65,13 @@ class HandStats:
                 self.dd[key] += values.sum(axis=0)
 
     def rows(self) -> list[dict[str, float]]:
-        """One dict per partnership, ready for a DataFrame or a printout."""
+        """One dict per partnership (per player in Duel and cutthroat), ready for a DataFrame or a printout."""
         out = []
-        for team in (0, 1):
+        for team in range(len(self.points)):
             out.append(
                 {
                     "partnership": team,
-                    "seats": ("0+2" if team == 0 else "1+3") if self.players == 4 else str(team),
+                    "seats": ("0+2" if team == 0 else "1+3") if self.players == 4 and len(self.points) == 2 else str(team),
                     "hands": self.hands,
                     "games_won": int(self.wins[team]),
                     "win_rate": self.wins[team] / self.games_over if self.games_over else float("nan"),

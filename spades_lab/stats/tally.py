@@ -30,8 +30,23 @@ DD_SUMS = (
 runs that solved their deals (dd=True)."""
 
 
+def entrant_columns(values: np.ndarray) -> np.ndarray:
+    """[n, sides] per side -> [n, 2] per entrant (seats 0+2 and 1+3, where a pairing seats its entrants).
+
+    In partnership games and Duel a side is an entrant's already. In cutthroat (four sides, one per
+    seat) an entrant holds seats s and s + 2, so its figure is the sum of its two players' figures,
+    as a partnership's is the sum of its two partners' contributions.
+    """
+    values = np.asarray(values)
+    if values.shape[1] == 2:
+        return values
+    folded: np.ndarray = values[:, [0, 1]] + values[:, [2, 3]]
+    return folded
+
+
 def side_measures(log: HandLog, rules: Rules) -> dict[str, np.ndarray]:
-    """Each SIDE_SUMS quantity for every hand of a log, as an [n, 2] int64 array (one column per side).
+    """Each SIDE_SUMS quantity for every hand of a log, as an [n, sides] int64 array (one column per side:
+    2, or 4 players in cutthroat).
 
     - sets / contracts: the side had a contract (some non-nil bid) and was set / had one at all.
     - nil_bids, nils_made, blind_nils, blind_nils_made: nil bids of the side and those that took no trick.
@@ -42,7 +57,7 @@ def side_measures(log: HandLog, rules: Rules) -> dict[str, np.ndarray]:
     The contract and whether it was made come from the engine's own scoring, so a rules variant
     (nil tricks to the partner, big contracts) is measured as it was scored.
     """
-    seats = side_seats(log.bids.shape[1])
+    seats = side_seats(log.bids.shape[1], rules.partnerships)
     result = score_hands(rules, log.bids, log.tricks, log.bags_before, log.blind)
     bids = log.bids[:, seats].astype(np.int64)
     tricks = log.tricks[:, seats].astype(np.int64)
@@ -69,7 +84,7 @@ def side_measures(log: HandLog, rules: Rules) -> dict[str, np.ndarray]:
         "team_bid_err": team_err,
         "team_bid_abs": np.abs(team_err),
         "team_bid_exact": has_contract & (team_err == 0),
-        "table_bid_total": np.repeat(table_total[:, None], 2, axis=1),
+        "table_bid_total": np.repeat(table_total[:, None], len(seats), axis=1),
     }
     return {k: np.asarray(v, dtype=np.int64) for k, v in measures.items()}
 
@@ -112,7 +127,9 @@ class GameTally:
     """Sums for the games lo..hi-1 of one seating, fed hand logs in any order and any batching.
 
     `single_hands` is for runs of independent hands (each game id is one hand from 0-0, which
-    ends it whatever the score).
+    ends it whatever the score). Sums are per entrant (`entrant_columns`): in cutthroat an entrant's
+    two seats are added up, its score is its two players' totals added, and it wins a game when one
+    of its two players finishes first.
     """
 
     def __init__(self, rules: Rules, lo: int, hi: int, single_hands: bool = False, dd: bool = False) -> None:
@@ -136,14 +153,15 @@ class GameTally:
         if self.dd:
             measures.update(dd_measures(log, self.rules))
         for key, values in measures.items():
-            np.add.at(self.sums[key], row, values)
+            np.add.at(self.sums[key], row, values[:, :2] if key == "table_bid_total" else entrant_columns(values))
         np.add.at(self.hands, row, 1)
         self.bid_totals += np.bincount(log.bids.sum(axis=1), minlength=len(self.bid_totals))[: len(self.bid_totals)]
         last = np.ones(len(row), dtype=bool) if self.single_hands else (log.game_over | log.unfinished)
         ended = row[last]
-        self.score[ended] = log.score_after[last]
-        self.bags[ended] = log.bags_after[last]
-        self.winner[ended] = log.winner[last]
+        self.score[ended] = entrant_columns(log.score_after[last])
+        self.bags[ended] = entrant_columns(log.bags_after[last])
+        winner = log.winner[last]
+        self.winner[ended] = np.where(winner >= 0, winner % 2, -1)  # the entrant of the winning side
         self.unfinished[ended] = log.unfinished[last]
         self.ended[ended] = True
 

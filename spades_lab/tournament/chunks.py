@@ -78,6 +78,7 @@ class ChunkTask:
     def describe(self) -> str:
         c = self.chunk
         sides = "seats 0+2 vs seats 1+3" if self.rules.players == 4 else "seat 0 vs seat 1"
+        sides += "" if self.rules.partnerships else " (each seat for itself)"
         return (f"chunk {c.id} (games {c.lo}..{c.hi - 1}, {self.names[c.side0]} vs {self.names[c.side1]} on {sides},"
                 f" seed {self.seed})")  # fmt: skip
 
@@ -144,7 +145,7 @@ def hand_frame(log: HandLog, chunk: Chunk) -> pd.DataFrame:
         ("bag_penalties", log.bag_penalties),
     )  # fmt: skip
     for name, array in per_side:
-        for side in (0, 1):
+        for side in range(array.shape[1]):  # 2 sides, or one per player in cutthroat
             data[f"{name}{side}"] = array[:, side]
     data["game_over"] = log.game_over
     data["winner"] = log.winner

@@ -227,6 +227,11 @@ def tournament(
         if value < least:
             raise TournamentError(f"{name} = {value} is impossible; allowed: at least {least}")
     rules = load_rules(rules)
+    if rules.players == 3:  # two entrants cannot share three seats evenly
+        raise TournamentError(
+            "rules field players = 3: a tournament seats two entrants at seats 0+2 and 1+3, which three seats"
+            " cannot hold evenly; play three-player games with simulate_games (spades-lab simulate)"
+        )
     names = _entrant_names(entrants)
     shipped = _shipped(entrants, names) if scheduler is not None or workers > 1 else list(entrants)
     chunks = plan_chunks(len(names), count, duplicate, chunk_games)

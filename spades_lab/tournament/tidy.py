@@ -92,17 +92,19 @@ def side_hands(result: TournamentResult) -> pd.DataFrame:
     nils_made; score_before, bags_before (carried into the hand), bags_won (taken in it), bags_after,
     bag_penalties, hand_score (the points of the hand), score_after. A run with dd=True adds dd_tricks
     (the side's double-dummy tricks), dd_bid_error (contract minus dd_tricks; NaN without a contract)
-    and dd_tricks_lost (dd_tricks minus tricks).
+    and dd_tricks_lost (dd_tricks minus tricks). In cutthroat every player is a side (side = seat, four
+    rows per hand) and the entrant is the one seated there (seats 0+2, 1+3).
     """
     hands = require_hands(result, "a per-side table")
     rules = rules_of(result)
     players = rules.players
+    n_sides = rules.sides
     bids = hands[[f"bid{s}" for s in range(players)]].to_numpy(dtype=np.int64)
     tricks = hands[[f"tricks{s}" for s in range(players)]].to_numpy(dtype=np.int64)
     blind = hands[[f"blind{s}" for s in range(players)]].to_numpy(dtype=bool)
-    bags_before = hands[["bags_before0", "bags_before1"]].to_numpy(dtype=np.int64)
+    bags_before = hands[[f"bags_before{s}" for s in range(n_sides)]].to_numpy(dtype=np.int64)
     scored = score_hands(rules, bids, tricks, bags_before, blind)
-    seats = side_seats(players)
+    seats = side_seats(players, rules.partnerships)
     nil = bids[:, seats] == 0
     side_tricks = tricks[:, seats]
     per_side = {
@@ -120,14 +122,15 @@ def side_hands(result: TournamentResult) -> pd.DataFrame:
         per_side["dd_bid_error"] = np.where(scored.has_contract, scored.contract - dd, np.nan)
         per_side["dd_tricks_lost"] = dd - per_side["tricks"]
     n = len(hands)
-    frame = pd.DataFrame({k: np.repeat(hands[k].to_numpy(), 2) for k in ("pairing", "seating", "game", "hand")})
-    frame["side"] = np.tile(np.arange(2), n)
+    frame = pd.DataFrame({k: np.repeat(hands[k].to_numpy(), n_sides) for k in ("pairing", "seating", "game", "hand")})
+    frame["side"] = np.tile(np.arange(n_sides), n)
     for name, values in per_side.items():
         frame[name] = np.asarray(values).reshape(-1)
     for name in ("score_before", "bags_before", "bags_won", "bags_after", "bag_penalties", "hand_score",
                  "score_after"):  # fmt: skip
-        frame[name] = hands[[f"{name}0", f"{name}1"]].to_numpy().reshape(-1)
-    frame = label_sides(frame, result)
+        frame[name] = hands[[f"{name}{s}" for s in range(n_sides)]].to_numpy().reshape(-1)
+    side = frame["side"].to_numpy()
+    frame = label_sides(frame.assign(side=side % 2), result).assign(side=side)  # entrants sit at seats 0+2, 1+3
     front = ["pairing", "seating", "game", "hand", "side", "entrant", "opponent"]
     return frame[front + [c for c in frame.columns if c not in front]]
 
@@ -154,7 +157,7 @@ def seat_hands(result: TournamentResult) -> pd.DataFrame:
         {
             **keys,
             "seat": seat,
-            "side": seat % 2,
+            "side": seat % rules.sides,
             "cards": _labels(deal, rules.deck),
             "bid": bids,
             "blind": blind,

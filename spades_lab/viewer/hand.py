@@ -54,9 +54,10 @@ class Hand:
         return f"seat {seat} ({names[seat % 2]})" if names else f"seat {seat}"
 
     def side_name(self, side: int) -> str:
-        seats = f"seat {side}" if self.players == 2 else ("seats 0+2" if side == 0 else "seats 1+3")
+        each_alone = self.rules.sides == self.players  # Duel, cutthroat, three players: a side is one seat
+        seats = f"seat {side}" if each_alone else ("seats 0+2" if side == 0 else "seats 1+3")
         names = self.record.get("entrants")
-        return f"{seats} ({names[side]})" if names else seats
+        return f"{seats} ({names[side % 2]})" if names else seats
 
     def suits(self, cards: list[str]) -> list[list[str]]:
         """Cards by deck block, trump block first, strongest first: [spades, hearts, diamonds, clubs]."""

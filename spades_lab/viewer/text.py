@@ -52,8 +52,9 @@ def score_lines(hand: Hand) -> list[str]:
     r = hand.record
     p = hand.players
     out = []
-    for side in (0, 1):
-        seats = list(range(side, p, 2))
+    sides = len(r["hand_score"])  # 2, or 4 players in cutthroat
+    for side in range(sides):
+        seats = list(range(side, p, sides))
         took = sum(int(r["tricks"][s]) for s in seats)
         bids = " + ".join(f"{hand.bid_text(s)} (seat {s} took {r['tricks'][s]})" for s in seats)
         out.append(
@@ -79,7 +80,7 @@ def show(record: dict[str, Any]) -> str:
         where.append(f"pairing {r['pairing']}, seating {r['seating']}")
     rules = hand.rules.preset_name() or "custom rules"
     lines = [f"{'; '.join(where)}; rules {rules}; dealer seat {r['dealer']}", ""]
-    lines.append("deal:" if hand.players == 4 else "hands after the draft:")
+    lines.append("hands after the draft:" if hand.players == 2 else "deal:")
     lines += deal_lines(hand)
     lines += _exchange_lines(hand)
     lines.append("")
