@@ -1,30 +1,74 @@
-"""Running chunk tasks: in this process, in a local process pool, or on a Dask cluster.
+"""Running chunk tasks: in this process, in local worker processes, or on a Dask cluster.
 
 Each executor yields finished chunks as they complete, in any order, and keeps only a small
 window of chunks in flight, so results stream to disk and memory does not grow with the size of
-the tournament. When a chunk fails, the executor stops handing out new chunks, still yields every
+the tournament. In this process and in local workers, chunks are played as a stream in one batch
+kept full across chunk boundaries (`play_stream`); a Dask task is one chunk. When a chunk fails, the executor stops handing out new chunks, still yields every
 chunk already running that finishes, and then raises the first error: finished work is kept.
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
+import queue
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from itertools import chain
 from typing import Any
 
-from spades_lab.tournament.chunks import ChunkResult, ChunkTask, run_chunk
+from spades_lab.tournament.chunks import ChunkResult, ChunkTask, play_stream, run_chunk
 from spades_lab.tournament.errors import TournamentError
+from spades_lab.tournament.plan import Chunk
 
 START_METHOD = "spawn"
 """Fresh interpreters: portable (macOS, Windows), no inherited locks or threads; numba loads its
 compiled kernels from the on-disk cache, so a new worker is ready in about a second."""
 
 
+def _takes(tasks: Iterable[ChunkTask]) -> tuple[ChunkTask | None, Iterator[ChunkTask]]:
+    """The first task (the template of a stream: tasks differ only in their chunk) and all of them."""
+    pending = iter(tasks)
+    first = next(pending, None)
+    return first, (pending if first is None else chain([first], pending))
+
+
 def run_inline(tasks: Iterable[ChunkTask]) -> Iterator[ChunkResult]:
-    for task in tasks:
-        yield run_chunk(task)
+    """Every chunk in this process, in one batch kept full across chunk boundaries (`play_stream`)."""
+    first, pending = _takes(tasks)
+    if first is None:
+        return
+
+    def take(wait: bool) -> Chunk | None:
+        task = next(pending, None)
+        return None if task is None else task.chunk
+
+    yield from play_stream(first, take)
+
+
+def _serve(template: ChunkTask, chunks: Any, results: Any) -> None:
+    """A worker process: plays the chunks it takes from `chunks` in one full batch (`play_stream`),
+    taking the next whenever a table frees up, and sends each finished chunk to `results`."""
+    ended = False
+
+    def take(wait: bool) -> Chunk | None:
+        nonlocal ended
+        if ended:
+            return None
+        try:
+            chunk = chunks.get(block=wait)
+        except queue.Empty:
+            return None
+        ended = chunk is None
+        return chunk
+
+    try:
+        for result in play_stream(template, take):
+            results.put(("done", result))
+    except TournamentError as exc:
+        results.put(("error", exc))
+    except BaseException as exc:  # pragma: no cover - a bug or an interrupt in the worker itself
+        results.put(("error", TournamentError(f"a worker failed: {type(exc).__name__}: {exc}")))
+    finally:
+        results.put(("exit", None))
 
 
 def _window(
@@ -56,34 +100,68 @@ def _window(
 
 
 def run_pool(tasks: Iterable[ChunkTask], workers: int) -> Iterator[ChunkResult]:
-    """A local pool of `workers` spawned processes."""
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context(START_METHOD))
+    """`workers` spawned processes, each playing a stream of chunks in one full batch.
+
+    The parent hands out chunks through a queue, a few more than the workers' batches hold, and
+    a worker takes one whenever its batch has free tables, so no worker drains its batch at a
+    chunk boundary and the last chunks go to whichever worker is free. On the first failure the
+    parent hands out nothing more; the workers finish what they hold, and the error is raised.
+    """
+    first, pending = _takes(tasks)
+    if first is None:
+        return
+    ctx = mp.get_context(START_METHOD)
+    chunks, results = ctx.Queue(), ctx.Queue()
+    processes = [ctx.Process(target=_serve, args=(first, chunks, results), daemon=True) for _ in range(workers)]
+    for process in processes:
+        process.start()
+    window = workers * (-(-first.batch_size // max(1, first.chunk.games)) + 2)
+    handed = returned = exited = 0
+    closed = False
+    error: TournamentError | None = None
     clean = False
 
-    def result(future: Future) -> ChunkResult:
-        try:
-            return future.result()
-        except BrokenProcessPool as exc:
-            raise TournamentError(
-                f"a worker process died ({exc}); finished chunks are kept, run the same command again to finish"
-            ) from None
+    def hand_out() -> None:
+        nonlocal handed, closed
+        while not closed and handed - returned < window:
+            task = next(pending, None) if error is None else None
+            if task is None:
+                closed = True
+                for _ in processes:
+                    chunks.put(None)
+                return
+            chunks.put(task.chunk)
+            handed += 1
 
     try:
-        yield from _window(
-            tasks, lambda t: pool.submit(run_chunk, t),
-            lambda running: wait(running, return_when=FIRST_COMPLETED)[0], result, 2 * workers,
-        )  # fmt: skip
+        hand_out()
+        while exited < workers:
+            try:
+                kind, value = results.get(timeout=0.5)
+            except queue.Empty:
+                dead = [p.exitcode for p in processes if p.exitcode not in (None, 0)]
+                if dead:
+                    raise TournamentError(
+                        f"a worker process died (exit code {dead[0]}); finished chunks are kept, run the same"
+                        " command again to finish"
+                    ) from None
+                continue
+            if kind == "done":
+                returned += 1
+                yield value
+            elif kind == "error":
+                error = error or value
+            else:
+                exited += 1
+            hand_out()
+        if error is not None:
+            raise error
         clean = True
     finally:
-        if clean:
-            pool.shutdown(wait=True)
-        else:
-            # Interrupted (Ctrl-C, an error in the caller): do not wait for running chunks to end.
-            processes = list(getattr(pool, "_processes", {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
-            for process in processes:
-                if process.is_alive():
-                    process.terminate()
+        for process in processes:
+            if not clean and process.is_alive():
+                process.terminate()  # interrupted (Ctrl-C, an error): do not wait for running chunks
+            process.join(timeout=10)
 
 
 def run_dask(tasks: Iterable[ChunkTask], scheduler: Any) -> Iterator[ChunkResult]:
