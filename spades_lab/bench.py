@@ -61,6 +61,13 @@ def _pimc_hands(n: int, seed: int) -> dict[str, int]:
     return {"hands": hands, "decisions": pimc.searched}
 
 
+def _tournament(n: int, seed: int) -> dict:
+    """`tournament()` of counting+tips vs cautious+tips (chunks, tallies, Parquet), one worker then two."""
+    from spades_lab.tournament.bench import tournament_workload
+
+    return tournament_workload(n, seed)
+
+
 def _dd_deals(n: int, seed: int) -> dict:
     """Exact double-dummy solves of full deals (spades_lab.dd), with DDS on the same deals if installed."""
     from spades_lab.dd.bench import dd_bench
@@ -90,6 +97,12 @@ WORKLOADS: dict[str, tuple[Callable[[int, int], int | tuple[int, dict] | dict], 
         1_000_000,
         "complete games, all seats counting+expert (the tips plus the expert additions)",
     ),
+    "tournament": (
+        _tournament,
+        1_000_000,
+        "tournament() of counting+tips vs cautious+tips to 500, one worker (hands_per_s) then two; with"
+        " heuristic in the same run, ratio_vs_heuristic",
+    ),
     "pimc": (_pimc_hands, 200, "single hands, counting+pimc vs counting+expert; also decisions_per_s (searched plays)"),
     "dd": (_dd_deals, 30, "double-dummy solves of full deals, one core; deals/s, median/p99 ms, DDS alongside"),
 }
@@ -105,6 +118,9 @@ def _run(name: str, n: int, seed: int, queue) -> None:
     start = time.perf_counter()
     out = work(n, seed)
     elapsed = time.perf_counter() - start
+    if isinstance(out, dict) and "seconds" in out:  # a workload timing its own part (tournament)
+        out = dict(out)
+        elapsed = out.pop("seconds")
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     if isinstance(out, dict):  # a workload reporting more than hands (dd, pimc)
         extra = dict(out)
@@ -139,4 +155,7 @@ def run_bench(names: list[str] | None = None, hands: int | None = None, seed: in
         result = queue.get()
         proc.join()
         results[name] = result
+    if "heuristic" in results and "tournament" in results:
+        ratio = results["tournament"]["hands_per_s"] / results["heuristic"]["hands_per_s"]
+        results["tournament"]["ratio_vs_heuristic"] = round(ratio, 3)
     return results

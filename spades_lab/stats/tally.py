@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from numba import njit
 
 from spades_lab.engine import HandLog
 from spades_lab.engine.scoring import score_hands, side_seats
@@ -67,6 +68,17 @@ def side_measures(log: HandLog, rules: Rules) -> dict[str, np.ndarray]:
     return {k: np.asarray(v, dtype=np.int64) for k, v in measures.items()}
 
 
+@njit(cache=True)
+def _add_rows(sums: np.ndarray, row: np.ndarray, values: tuple) -> None:
+    """sums[k, row[i]] += values[k][i] for every measure k and hand i (rows may repeat): one pass
+    in compiled code, where 17 `np.add.at` calls per hand batch cost a tenth of a tournament."""
+    for k in range(len(values)):
+        v = values[k]
+        for i in range(row.shape[0]):
+            sums[k, row[i], 0] += v[i, 0]
+            sums[k, row[i], 1] += v[i, 1]
+
+
 class GameTally:
     """Sums for the games lo..hi-1 of one seating, fed hand logs in any order and any batching.
 
@@ -77,7 +89,8 @@ class GameTally:
     def __init__(self, rules: Rules, lo: int, hi: int, single_hands: bool = False) -> None:
         n = hi - lo
         self.rules, self.lo, self.hi, self.single_hands = rules, lo, hi, single_hands
-        self.sums = {k: np.zeros((n, 2), dtype=np.int64) for k in SIDE_SUMS}
+        self._sums = np.zeros((len(SIDE_SUMS), n, 2), dtype=np.int64)
+        self.sums = {k: self._sums[i] for i, k in enumerate(SIDE_SUMS)}
         self.hands = np.zeros(n, dtype=np.int64)
         self.score = np.zeros((n, 2), dtype=np.int64)
         self.bags = np.zeros((n, 2), dtype=np.int64)
@@ -91,8 +104,8 @@ class GameTally:
         row = np.asarray(log.game, dtype=np.int64) - self.lo
         if len(row) and (row.min() < 0 or row.max() >= len(self.hands)):
             raise ValueError(f"hand log holds games outside {self.lo}..{self.hi - 1}")
-        for key, values in side_measures(log, self.rules).items():
-            np.add.at(self.sums[key], row, values)
+        measures = side_measures(log, self.rules)
+        _add_rows(self._sums, row, tuple(np.ascontiguousarray(measures[k]) for k in SIDE_SUMS))
         np.add.at(self.hands, row, 1)
         self.bid_totals += np.bincount(log.bids.sum(axis=1), minlength=len(self.bid_totals))[: len(self.bid_totals)]
         last = np.ones(len(row), dtype=bool) if self.single_hands else (log.game_over | log.unfinished)

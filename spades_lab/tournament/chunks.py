@@ -25,6 +25,7 @@ from spades_lab.engine.records import hand_records
 from spades_lab.engine.stream import GameBlock, GameStream
 from spades_lab.policies import Player, make_player
 from spades_lab.rules import Rules
+from spades_lab.stats.tables import tally_totals
 from spades_lab.stats.tally import GameTally
 from spades_lab.tournament.errors import ChunkError
 from spades_lab.tournament.plan import Chunk
@@ -97,6 +98,9 @@ class ChunkResult:
     """The worker wrote the chunk to disk itself; the tables were dropped."""
     files: dict[str, Any] | None = None
     """Rows, bytes and SHA-256 of each file written (for the manifest), once written."""
+    totals: tuple[dict[tuple[str, str], np.ndarray], np.ndarray] | None = None
+    """The chunk's summary totals per (entrant, opponent) and its bid total histogram, so the parent
+    sums a run without reading every games file back."""
 
 
 _PLAYERS: dict[str | bytes, Player] = {}
@@ -199,7 +203,9 @@ def _finish(task: ChunkTask, tally: GameTally, kept: list[HandLog], n_hands: int
         kept.clear()
         hands = hand_frame(log, c) if task.store_hands else None
         records = _records(log, task) if task.records else None
-    return ChunkResult(c, games, tallies, hands, records, n_hands, time.perf_counter() - start)
+    dense = hist[: int(totals[-1]) + 1 if len(totals) else 1]  # as `aggregate` rebuilds it from the file
+    summed = (tally_totals(tally, (task.names[c.side0], task.names[c.side1])), dense)
+    return ChunkResult(c, games, tallies, hands, records, n_hands, time.perf_counter() - start, totals=summed)
 
 
 def _written(task: ChunkTask, result: ChunkResult) -> ChunkResult:
@@ -208,7 +214,7 @@ def _written(task: ChunkTask, result: ChunkResult) -> ChunkResult:
         return result
     files = RunDir(task.write_to).write_chunk(result)
     return ChunkResult(result.chunk, None, None, None, None, result.n_hands, result.seconds, written=True,
-                       files=files)  # fmt: skip
+                       files=files, totals=result.totals)  # fmt: skip
 
 
 def _chunk_error(task: ChunkTask, exc: Exception) -> ChunkError:
