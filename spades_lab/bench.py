@@ -99,7 +99,7 @@ WORKLOADS: dict[str, tuple[Callable[[int, int], int | tuple[int, dict] | dict], 
     ),
     "tournament": (
         _tournament,
-        1_000_000,
+        2_000_000,
         "tournament() of counting+tips vs cautious+tips to 500, one worker (hands_per_s) then two; with"
         " heuristic in the same run, ratio_vs_heuristic",
     ),
@@ -115,12 +115,12 @@ WARM_UP = {"dd": 0, "pimc": 8}
 def _run(name: str, n: int, seed: int, queue) -> None:
     work = WORKLOADS[name][0]
     work(WARM_UP.get(name, 2_000), seed + 1)  # compile and warm caches outside the clock
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     out = work(n, seed)
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     if isinstance(out, dict) and "seconds" in out:  # a workload timing its own part (tournament)
         out = dict(out)
-        elapsed = out.pop("seconds")
+        elapsed, cpu = out.pop("seconds"), out.pop("cpu_s")
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     if isinstance(out, dict):  # a workload reporting more than hands (dd, pimc)
         extra = dict(out)
@@ -135,6 +135,7 @@ def _run(name: str, n: int, seed: int, queue) -> None:
             "seconds": round(elapsed, 3),
             "hands_per_s": round(hands / elapsed),
             "peak_mib": round(peak_mib, 1),
+            "cpu_s": round(cpu, 3),
             **extra,
         }
     )
@@ -158,4 +159,6 @@ def run_bench(names: list[str] | None = None, hands: int | None = None, seed: in
     if "heuristic" in results and "tournament" in results:
         ratio = results["tournament"]["hands_per_s"] / results["heuristic"]["hands_per_s"]
         results["tournament"]["ratio_vs_heuristic"] = round(ratio, 3)
+        per_cpu = [results[k]["hands"] / max(results[k]["cpu_s"], 1e-9) for k in ("tournament", "heuristic")]
+        results["tournament"]["cpu_ratio_vs_heuristic"] = round(per_cpu[0] / per_cpu[1], 3)
     return results

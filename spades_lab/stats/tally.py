@@ -100,20 +100,27 @@ class GameTally:
         self.bid_totals = np.zeros(13 * rules.players + 1, dtype=np.int64)
         """Histogram of the table bid total over every hand of these games."""
 
-    def add(self, log: HandLog) -> None:
-        row = np.asarray(log.game, dtype=np.int64) - self.lo
+    def add(self, log: HandLog, rows: np.ndarray | None = None, measures: dict[str, np.ndarray] | None = None) -> None:
+        """Add the hands of `log` (only its `rows`, if given: a batch holding other games too).
+
+        `measures` are `side_measures(log, rules)` when the caller has them already (one batch
+        feeding several tallies computes them once)."""
+        if measures is None:
+            measures = side_measures(log, self.rules)
+        pick = (lambda a: a) if rows is None else (lambda a: a[rows])
+        row = np.asarray(pick(log.game), dtype=np.int64) - self.lo
         if len(row) and (row.min() < 0 or row.max() >= len(self.hands)):
             raise ValueError(f"hand log holds games outside {self.lo}..{self.hi - 1}")
-        measures = side_measures(log, self.rules)
-        _add_rows(self._sums, row, tuple(np.ascontiguousarray(measures[k]) for k in SIDE_SUMS))
+        _add_rows(self._sums, row, tuple(np.ascontiguousarray(pick(measures[k])) for k in SIDE_SUMS))
         np.add.at(self.hands, row, 1)
-        self.bid_totals += np.bincount(log.bids.sum(axis=1), minlength=len(self.bid_totals))[: len(self.bid_totals)]
-        last = np.ones(len(row), dtype=bool) if self.single_hands else (log.game_over | log.unfinished)
+        totals = pick(log.bids).sum(axis=1)
+        self.bid_totals += np.bincount(totals, minlength=len(self.bid_totals))[: len(self.bid_totals)]
+        last = np.ones(len(row), dtype=bool) if self.single_hands else pick(log.game_over | log.unfinished)
         ended = row[last]
-        self.score[ended] = log.score_after[last]
-        self.bags[ended] = log.bags_after[last]
-        self.winner[ended] = log.winner[last]
-        self.unfinished[ended] = log.unfinished[last]
+        self.score[ended] = pick(log.score_after)[last]
+        self.bags[ended] = pick(log.bags_after)[last]
+        self.winner[ended] = pick(log.winner)[last]
+        self.unfinished[ended] = pick(log.unfinished)[last]
         self.ended[ended] = True
 
     def frame(self, names: tuple[str, str], categories: list[str]) -> pd.DataFrame:

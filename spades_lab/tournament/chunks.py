@@ -26,7 +26,7 @@ from spades_lab.engine.stream import GameBlock, GameStream
 from spades_lab.policies import Player, make_player
 from spades_lab.rules import Rules
 from spades_lab.stats.tables import tally_totals
-from spades_lab.stats.tally import GameTally
+from spades_lab.stats.tally import GameTally, side_measures
 from spades_lab.tournament.errors import ChunkError
 from spades_lab.tournament.plan import Chunk
 from spades_lab.tournament.storage import RunDir
@@ -283,6 +283,7 @@ def play_stream(template: ChunkTask, take: Callable[[bool], Chunk | None]) -> It
                 first, last = int(block.min()), int(block.max())
                 finished: list[int] = []
                 ended = np.ones(len(log), dtype=bool) if template.single_hands else log.game_over | log.unfinished
+                measures = side_measures(log, template.rules)
                 for b in range(first, last + 1):
                     part = open_.get(b)
                     if part is None:
@@ -290,12 +291,11 @@ def play_stream(template: ChunkTask, take: Callable[[bool], Chunk | None]) -> It
                     rows = None if first == last else np.flatnonzero(block == b)
                     if rows is not None and not len(rows):
                         continue
-                    piece = log if rows is None else log.take(rows)
-                    part.tally.add(piece)
-                    part.n_hands += len(piece)
+                    part.tally.add(log, rows, measures)
+                    part.n_hands += len(log) if rows is None else len(rows)
                     part.ended += int(np.count_nonzero(ended if rows is None else ended[rows]))
                     if keep:
-                        part.kept.append(piece)
+                        part.kept.append(log if rows is None else log.take(rows))
                     if part.ended == part.task.chunk.games:
                         finished.append(b)
                 if template.progress is not None:
