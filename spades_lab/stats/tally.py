@@ -65,18 +65,19 @@ def side_measures(log: HandLog, rules: Rules) -> dict[str, np.ndarray]:
         "team_bid_exact": has_contract & (team_err == 0),
         "table_bid_total": np.repeat(table_total[:, None], 2, axis=1),
     }
-    return {k: np.asarray(v, dtype=np.int64) for k, v in measures.items()}
+    return {k: np.ascontiguousarray(v, dtype=np.int64) for k, v in measures.items()}  # one layout for `_add_rows`
 
 
 @njit(cache=True)
-def _add_rows(sums: np.ndarray, row: np.ndarray, values: tuple) -> None:
-    """sums[k, row[i]] += values[k][i] for every measure k and hand i (rows may repeat): one pass
-    in compiled code, where 17 `np.add.at` calls per hand batch cost a tenth of a tournament."""
+def _add_rows(sums: np.ndarray, row: np.ndarray, hands: np.ndarray, values: tuple) -> None:
+    """sums[k, row[i]] += values[k][hands[i]] for every measure k and hand i (rows may repeat): one
+    pass in compiled code, where 17 `np.add.at` calls per hand batch cost a tenth of a tournament."""
     for k in range(len(values)):
         v = values[k]
         for i in range(row.shape[0]):
-            sums[k, row[i], 0] += v[i, 0]
-            sums[k, row[i], 1] += v[i, 1]
+            h = hands[i]
+            sums[k, row[i], 0] += v[h, 0]
+            sums[k, row[i], 1] += v[h, 1]
 
 
 class GameTally:
@@ -111,7 +112,8 @@ class GameTally:
         row = np.asarray(pick(log.game), dtype=np.int64) - self.lo
         if len(row) and (row.min() < 0 or row.max() >= len(self.hands)):
             raise ValueError(f"hand log holds games outside {self.lo}..{self.hi - 1}")
-        _add_rows(self._sums, row, tuple(np.ascontiguousarray(pick(measures[k])) for k in SIDE_SUMS))
+        hands = np.arange(len(log), dtype=np.int64) if rows is None else np.asarray(rows, dtype=np.int64)
+        _add_rows(self._sums, row, hands, tuple(np.ascontiguousarray(measures[k]) for k in SIDE_SUMS))
         np.add.at(self.hands, row, 1)
         totals = pick(log.bids).sum(axis=1)
         self.bid_totals += np.bincount(totals, minlength=len(self.bid_totals))[: len(self.bid_totals)]
