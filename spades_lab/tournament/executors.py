@@ -100,19 +100,22 @@ def _window(
 
 
 def run_pool(tasks: Iterable[ChunkTask], workers: int) -> Iterator[ChunkResult]:
-    """`workers` spawned processes, each playing a stream of chunks in one full batch.
+    """`workers` processes, each playing a stream of chunks in one full batch: this process and
+    `workers - 1` spawned ones.
 
-    The parent hands out chunks through a queue, a few more than the workers' batches hold, and
-    a worker takes one whenever its batch has free tables, so no worker drains its batch at a
-    chunk boundary and the last chunks go to whichever worker is free. On the first failure the
-    parent hands out nothing more; the workers finish what they hold, and the error is raised.
+    This process hands out chunks through a queue, a few more than the batches hold, and takes
+    its own from the same queue: every player takes a chunk whenever its batch has free tables,
+    so none drains its batch at a chunk boundary and the last chunks go to whoever is free. This
+    process plays from the start, with its kernels loaded, while the spawned ones start up (about
+    a second of imports each). On the first failure nothing more is handed out; every player
+    finishes what it holds, and the error is raised.
     """
     first, pending = _takes(tasks)
     if first is None:
         return
     ctx = mp.get_context(START_METHOD)
     chunks, results = ctx.Queue(), ctx.Queue()
-    processes = [ctx.Process(target=_serve, args=(first, chunks, results), daemon=True) for _ in range(workers)]
+    processes = [ctx.Process(target=_serve, args=(first, chunks, results), daemon=True) for _ in range(workers - 1)]
     for process in processes:
         process.start()
     window = workers * (-(-first.batch_size // max(1, first.chunk.games)) + 2)
@@ -120,6 +123,8 @@ def run_pool(tasks: Iterable[ChunkTask], workers: int) -> Iterator[ChunkResult]:
     closed = False
     error: TournamentError | None = None
     clean = False
+    inbox: list[ChunkResult] = []
+    dead: list[Any] = []
 
     def hand_out() -> None:
         nonlocal handed, closed
@@ -127,33 +132,74 @@ def run_pool(tasks: Iterable[ChunkTask], workers: int) -> Iterator[ChunkResult]:
             task = next(pending, None) if error is None else None
             if task is None:
                 closed = True
-                for _ in processes:
+                for _ in range(workers):  # one end mark per player, this process included
                     chunks.put(None)
                 return
             chunks.put(task.chunk)
             handed += 1
 
-    try:
-        hand_out()
-        while exited < workers:
+    def receive(timeout: float | None) -> None:
+        """Take the spawned workers' messages: wait up to `timeout` for one (None: do not wait)."""
+        nonlocal returned, exited, error
+        while True:
             try:
-                kind, value = results.get(timeout=0.5)
+                kind, value = results.get(timeout=timeout) if timeout else results.get_nowait()
             except queue.Empty:
-                dead = [p.exitcode for p in processes if p.exitcode not in (None, 0)]
-                if dead:
-                    raise TournamentError(
-                        f"a worker process died (exit code {dead[0]}); finished chunks are kept, run the same"
-                        " command again to finish"
-                    ) from None
-                continue
+                for p in processes:
+                    if p.exitcode not in (None, 0) and p not in dead:  # killed: it sends nothing more
+                        dead.append(p)
+                        exited += 1
+                        error = error or TournamentError(
+                            f"a worker process died (exit code {p.exitcode}); finished chunks are kept, run the"
+                            " same command again to finish"
+                        )
+                return
             if kind == "done":
                 returned += 1
-                yield value
+                inbox.append(value)
             elif kind == "error":
                 error = error or value
             else:
                 exited += 1
+            timeout = None
+
+    ended = False
+
+    def take(wait: bool) -> Chunk | None:
+        """This process's own chunks, from the queue it feeds (serving the workers meanwhile)."""
+        nonlocal ended
+        while not ended:
+            receive(None)
             hand_out()
+            try:
+                chunk = chunks.get(timeout=0.05) if wait else chunks.get_nowait()
+            except queue.Empty:
+                if wait:
+                    continue
+                return None
+            ended = chunk is None
+            return chunk
+        return None
+
+    def flush() -> Iterator[ChunkResult]:
+        while inbox:
+            yield inbox.pop(0)
+
+    try:
+        try:
+            for own in play_stream(first, take):
+                returned += 1
+                yield from flush()
+                yield own
+        except TournamentError as exc:
+            error = error or exc
+            ended = True
+        hand_out()  # with an error: hands out nothing more and marks the end for the workers
+        while exited < len(processes):
+            yield from flush()
+            receive(0.5)
+            hand_out()
+        yield from flush()
         if error is not None:
             raise error
         clean = True
