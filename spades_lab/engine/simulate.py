@@ -12,7 +12,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -208,7 +208,7 @@ _ASK: dict[Phase, tuple[str, type, Callable[..., np.ndarray], type]] = {
 
 def play_hand(
     rules: Rules,
-    policies: Sequence[Policy],
+    policies: Sequence[Policy] | Sequence[Sequence[Policy]],
     game_id: np.ndarray,
     hand_number: np.ndarray,
     hand_keys: np.ndarray,
@@ -226,7 +226,10 @@ def play_hand(
     lists and table t's seats play `policies[lineup[t]]`; a table's game is the same as in a batch
     of its own line-up alone (policies must not depend on the batch, see `check_policy`).
     """
-    seating = _Seating([policies] if lineup is None else policies, lineup)  # type: ignore[list-item]
+    if lineup is None:
+        seating = _Seating([cast(Sequence[Policy], policies)])
+    else:
+        seating = _Seating(cast(Sequence[Sequence[Policy]], policies), lineup)
     state = State(rules, game_id, hand_number, hand_keys, dealer, scores, bags, deal=deal, deck=deck)
     context = ViewContext(rules, state.deck)
     while not state.done:

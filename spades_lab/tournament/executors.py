@@ -113,7 +113,7 @@ def run_pool(tasks: Iterable[ChunkTask], workers: int) -> Iterator[ChunkResult]:
     first, pending = _takes(tasks)
     if first is None:
         return
-    ctx = mp.get_context(START_METHOD)
+    ctx: Any = mp.get_context(START_METHOD)
     chunks, results = ctx.Queue(), ctx.Queue()
     processes = [ctx.Process(target=_serve, args=(first, chunks, results), daemon=True) for _ in range(workers - 1)]
     for process in processes:
