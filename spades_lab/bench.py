@@ -77,6 +77,13 @@ def _pimc_hands(n: int, seed: int) -> dict[str, int]:
     return {"hands": hands, "decisions": pimc.searched}
 
 
+def _tournament(n: int, seed: int) -> dict:
+    """`tournament()` of counting+tips vs cautious+tips (chunks, tallies, Parquet), one worker then two."""
+    from spades_lab.tournament.bench import tournament_workload
+
+    return tournament_workload(n, seed)
+
+
 def _dd_deals(n: int, seed: int) -> dict:
     """Exact double-dummy solves of full deals (spades_lab.dd), with DDS on the same deals if installed."""
     from spades_lab.dd.bench import dd_bench
@@ -116,6 +123,12 @@ WORKLOADS: dict[str, tuple[Callable[[int, int], int | tuple[int, dict] | dict], 
         1_000_000,
         "complete games, all seats counting+expert (the tips plus the expert additions)",
     ),
+    "tournament": (
+        _tournament,
+        2_000_000,
+        "tournament() of counting+tips vs cautious+tips to 500, one worker (hands_per_s) then two; with"
+        " heuristic in the same run, ratio_vs_heuristic",
+    ),
     "pimc": (_pimc_hands, 200, "single hands, counting+pimc vs counting+expert; also decisions_per_s (searched plays)"),
     "dd": (_dd_deals, 30, "double-dummy solves of full deals, one core; deals/s, median/p99 ms, DDS alongside"),
 }
@@ -130,9 +143,12 @@ WARM_UP = {"dd": 0, "pimc": 8}
 def _run(name: str, n: int, seed: int, queue) -> None:
     work = WORKLOADS[name][0]
     work(WARM_UP.get(name, 2_000), seed + 1)  # compile and warm caches outside the clock
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     out = work(n, seed)
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    if isinstance(out, dict) and "seconds" in out:  # a workload timing its own part (tournament)
+        out = dict(out)
+        elapsed, cpu = out.pop("seconds"), out.pop("cpu_s")
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     if isinstance(out, dict):  # a workload reporting more than hands (dd, pimc)
         extra = dict(out)
@@ -149,6 +165,7 @@ def _run(name: str, n: int, seed: int, queue) -> None:
             "seconds": round(elapsed, 3),
             "hands_per_s": round(hands / elapsed),
             "peak_mib": round(peak_mib, 1),
+            "cpu_s": round(cpu, 3),
             **extra,
         }
     )
@@ -173,4 +190,9 @@ def run_bench(names: list[str] | None = None, hands: int | None = None, seed: in
     for name in PER_CARD:
         if base and name in results:  # the target: at least 0.8 of random's speed per card, in the same run
             results[name]["cards_per_s_vs_random"] = round(results[name]["cards_per_s"] / base, 3)
+    if "heuristic" in results and "tournament" in results:
+        ratio = results["tournament"]["hands_per_s"] / results["heuristic"]["hands_per_s"]
+        results["tournament"]["ratio_vs_heuristic"] = round(ratio, 3)
+        per_cpu = [results[k]["hands"] / max(results[k]["cpu_s"], 1e-9) for k in ("tournament", "heuristic")]
+        results["tournament"]["cpu_ratio_vs_heuristic"] = round(per_cpu[0] / per_cpu[1], 3)
     return results

@@ -12,7 +12,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -153,11 +153,14 @@ class _Seating:
 
     A policy may name, per decision, the object that really makes it (`decider(method)`, as a
     `Player` does with its parts), so players that share a play part (`counting+tips` and
-    `cautious+tips`) play every card of a mixed game as one batch.
+    `cautious+tips`) play every card of a mixed game as one batch. With several lineups (the seat
+    policies of each table, `lineup[table]` indexing `lineups`), tables of different pairings or
+    seatings share one batch and are still asked per decider, not per lineup.
     """
 
-    def __init__(self, policies: Sequence[Policy]) -> None:
-        self.policies = list(policies)
+    def __init__(self, lineups: Sequence[Sequence[Policy]], lineup: np.ndarray | None = None) -> None:
+        self.lineups = [list(seats) for seats in lineups]
+        self.lineup = lineup
         self._by_method: dict[str, tuple[list[Policy], np.ndarray]] = {}
 
     def _grouping(self, method: str) -> tuple[list[Policy], np.ndarray]:
@@ -165,22 +168,31 @@ class _Seating:
         if known is None:
             distinct: list[Policy] = []
             group_of_seat = []
-            for policy in self.policies:
-                decider = policy.decider(method) if hasattr(policy, "decider") else policy
-                g = next((g for g, d in enumerate(distinct) if d is decider), None)
-                if g is None:
-                    distinct.append(decider)
-                    g = len(distinct) - 1
-                group_of_seat.append(g)
+            for seats in self.lineups:
+                groups = []
+                for policy in seats:
+                    decider = policy.decider(method) if hasattr(policy, "decider") else policy
+                    g = next((g for g, d in enumerate(distinct) if d is decider), None)
+                    if g is None:
+                        distinct.append(decider)
+                        g = len(distinct) - 1
+                    groups.append(g)
+                group_of_seat.append(groups)
             known = self._by_method[method] = (distinct, np.array(group_of_seat, dtype=np.int64))
         return known
 
-    def groups(self, method: str, actor: np.ndarray) -> list[tuple[Policy, np.ndarray | None]]:
-        """(decider, table rows) per decider acting now; rows None when one decider acts at every table."""
+    def groups(
+        self, method: str, actor: np.ndarray, rows: np.ndarray | None = None
+    ) -> list[tuple[Policy, np.ndarray | None]]:
+        """(decider, indices into `actor`) per decider acting now; None when one decider acts at every
+        table. `rows` are the batch rows of `actor` (None: all), to look up their lineups."""
         distinct, group_of_seat = self._grouping(method)
         if len(distinct) == 1:
             return [(distinct[0], None)]
-        group = group_of_seat[actor]
+        if self.lineup is None:
+            group = group_of_seat[0][actor]
+        else:
+            group = group_of_seat[self.lineup if rows is None else self.lineup[rows], actor]
         if len(group) and (group == group[0]).all():
             return [(distinct[int(group[0])], None)]
         return [(policy, np.flatnonzero(group == g)) for g, policy in enumerate(distinct)]
@@ -201,7 +213,7 @@ def _decide(
     actions: np.ndarray = np.zeros(len(actor), dtype=dtype)
     base_rows = None if acting.all() else np.flatnonzero(acting)
     seats = actor if base_rows is None else actor[base_rows]
-    for policy, rows in policies.groups(method, seats):
+    for policy, rows in policies.groups(method, seats, base_rows):
         if rows is None:
             answer = ask(policy, view_cls(state, base_rows, seats, decision, context))
             if base_rows is None:
@@ -227,7 +239,7 @@ _ASK: dict[Phase, tuple[str, type, Callable[..., np.ndarray], type]] = {
 
 def play_hand(
     rules: Rules,
-    policies: Sequence[Policy],
+    policies: Sequence[Policy] | Sequence[Sequence[Policy]],
     game_id: np.ndarray,
     hand_number: np.ndarray,
     hand_keys: np.ndarray,
@@ -236,12 +248,19 @@ def play_hand(
     bags: np.ndarray,
     deck: Deck | None = None,
     deal: np.ndarray | None = None,
+    lineup: np.ndarray | None = None,
 ) -> HandLog:
     """Deal (or draft, in Duel), bid, exchange, play and score one hand at every table.
 
-    `deal` gives the [n, seats] hand masks instead of dealing (replays and positions).
+    `deal` gives the [n, seats] hand masks instead of dealing (replays and positions). `lineup`
+    plays tables of different line-ups in one batch: `policies` is then a list of seat-policy
+    lists and table t's seats play `policies[lineup[t]]`; a table's game is the same as in a batch
+    of its own line-up alone (policies must not depend on the batch, see `check_policy`).
     """
-    seating = _Seating(policies)
+    if lineup is None:
+        seating = _Seating([cast(Sequence[Policy], policies)])
+    else:
+        seating = _Seating(cast(Sequence[Sequence[Policy]], policies), lineup)
     state = State(rules, game_id, hand_number, hand_keys, dealer, scores, bags, deal=deal, deck=deck)
     context = ViewContext(rules, state.deck)
     while not state.done:

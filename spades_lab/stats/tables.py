@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from spades_lab.stats.intervals import mean_interval, wilson
-from spades_lab.stats.tally import DD_SUMS, SIDE_SUMS
+from spades_lab.stats.tally import DD_SUMS, SIDE_SUMS, GameTally
 
 TOTALS = ("games", "finished", "wins", "unfinished", "hands", "points", *SIDE_SUMS, *DD_SUMS)
 """Integer totals kept per (entrant, opponent); every reported figure derives from them (the DD sums stay 0
@@ -39,6 +39,19 @@ def game_totals(games: pd.DataFrame) -> pd.DataFrame:
     return frame.groupby(["entrant", "opponent"], sort=False)[list(TOTALS)].sum()
 
 
+def tally_totals(tally: GameTally, names: tuple[str, str]) -> dict[tuple[str, str], np.ndarray]:
+    """`game_totals` of `tally.frame(names, ...)`, straight from the tally's arrays: what a worker
+    sends with a finished chunk so the summary needs no second read of its games file."""
+    out = {}
+    for side, (entrant, opponent) in enumerate((names, names[::-1])):
+        row = [len(tally.hands), int(np.count_nonzero(tally.winner >= 0)), int(np.count_nonzero(tally.winner == side)),
+               int(np.count_nonzero(tally.unfinished)), int(tally.hands.sum()), int(tally.score[:, side].sum()),
+               *(int(tally.sums[k][:, side].sum()) for k in SIDE_SUMS),
+               *(int(tally.sums[k][:, side].sum()) if k in tally.sums else 0 for k in DD_SUMS)]  # fmt: skip
+        out[(entrant, opponent)] = np.array(row, dtype=np.int64)
+    return out
+
+
 class MatchupTotals:
     """Running integer totals per (entrant, opponent), and per matchup the table bid total histogram."""
 
@@ -49,6 +62,11 @@ class MatchupTotals:
     def add_games(self, games: pd.DataFrame) -> None:
         totals = game_totals(games)
         for key, row in zip(totals.index, totals.to_numpy(dtype=np.int64)):
+            self.totals[key] = self.totals.get(key, np.zeros(len(TOTALS), dtype=np.int64)) + row
+
+    def add_totals(self, totals: dict[tuple[str, str], np.ndarray]) -> None:
+        """Totals already summed per (entrant, opponent) (`tally_totals`)."""
+        for key, row in totals.items():
             self.totals[key] = self.totals.get(key, np.zeros(len(TOTALS), dtype=np.int64)) + row
 
     def add_bid_totals(self, entrants: tuple[str, str], histogram: np.ndarray) -> None:

@@ -33,6 +33,43 @@ most batch draining at chunk ends. long: no random game reaches 500, so every ga
 expert entrants (pass --entrant), whose games to 500 last about 13 hands."""
 
 
+MIXED = ("counting+tips", "cautious+tips")
+"""The entrants of `spades-lab bench --workload tournament`: two players sharing the tips play part."""
+
+
+def _timed(rules: Rules, entrants: list[str], games: int, seed: int, workers: int) -> tuple[int, float, float]:
+    """(hands, wall seconds, CPU seconds of this process and its workers) of one tournament call."""
+    before = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+    with tempfile.TemporaryDirectory() as out:
+        start = time.perf_counter()
+        result = tournament(entrants, rules, games=games, seed=seed, workers=workers, out=out, store_hands=False,
+                            progress=False)  # fmt: skip
+        wall = time.perf_counter() - start
+    after = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+    cpu = sum((a.ru_utime + a.ru_stime) - (b.ru_utime + b.ru_stime) for a, b in zip(after, before))
+    return result.total_hands, wall, cpu
+
+
+def tournament_workload(hands: int, seed: int) -> dict[str, float | int]:
+    """The whole tournament path (`tournament()`: chunks, tallies, Parquet, summary) of `MIXED` under
+    the `expert` workload's rules, on one worker and then on two, about `hands` hands each.
+
+    `hands_per_s` and `cpu_s` are the one-worker figures, which `spades-lab bench` sets beside
+    `heuristic`'s when both run (`ratio_vs_heuristic`, and per CPU second `cpu_ratio_vs_heuristic`,
+    steadier on a shared machine); `speedup_2_workers` is wall over wall, meaningful only when the
+    machine has two idle cores (`cpu_s_2_workers` counts the workers too, start-up included).
+    """
+    rules, hands_per_game = WORKLOADS["expert"]
+    games = max(1, round(hands / hands_per_game))
+    one, wall1, cpu1 = _timed(rules, list(MIXED), games, seed, 1)
+    two, wall2, cpu2 = _timed(rules, list(MIXED), games, seed, 2)
+    return {
+        "hands": one, "seconds": wall1, "cpu_s": cpu1,
+        "hands_per_s_2_workers": round(two / wall2), "speedup_2_workers": round((two / wall2) / (one / wall1), 3),
+        "cpu_s_2_workers": round(cpu2, 2), "load_average": round(os.getloadavg()[0], 2),
+    }  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=1_000_000, help="about this many hands in total")

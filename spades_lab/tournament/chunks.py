@@ -11,7 +11,8 @@ import json
 import time
 import traceback
 import warnings
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cloudpickle
@@ -19,12 +20,14 @@ import numpy as np
 import pandas as pd
 
 from spades_lab import __version__
-from spades_lab.dd.hands import process_solver, with_dd
+from spades_lab.dd.hands import hand_tricks, process_solver, with_dd
 from spades_lab.engine import MAX_HANDS, HandLog, MaxHandsWarning, PolicyError, simulate_games, simulate_hands
 from spades_lab.engine.records import hand_records
+from spades_lab.engine.stream import GameBlock, GameStream
 from spades_lab.policies import Player, make_player
 from spades_lab.rules import Rules
-from spades_lab.stats.tally import GameTally
+from spades_lab.stats.tables import tally_totals
+from spades_lab.stats.tally import GameTally, dd_measures, side_measures
 from spades_lab.tournament.errors import ChunkError
 from spades_lab.tournament.plan import Chunk
 from spades_lab.tournament.storage import RunDir
@@ -99,6 +102,9 @@ class ChunkResult:
     """The worker wrote the chunk to disk itself; the tables were dropped."""
     files: dict[str, Any] | None = None
     """Rows, bytes and SHA-256 of each file written (for the manifest), once written."""
+    totals: tuple[dict[tuple[str, str], np.ndarray], np.ndarray] | None = None
+    """The chunk's summary totals per (entrant, opponent) and its bid total histogram, so the parent
+    sums a run without reading every games file back."""
 
 
 DD_BATCH = 32
@@ -191,6 +197,12 @@ def _play(task: ChunkTask) -> ChunkResult:
                 task.progress.put((finished, len(log)))
             if task.store_hands or task.records:
                 kept.append(log)
+    return _finish(task, tally, kept, n_hands, start)
+
+
+def _finish(task: ChunkTask, tally: GameTally, kept: list[HandLog], n_hands: int, start: float) -> ChunkResult:
+    """The chunk's tables from its tally and kept hand logs (consumed)."""
+    c = task.chunk
     games = tally.frame((task.names[c.side0], task.names[c.side1]), list(task.names))
     games.insert(0, "seating", np.int64(c.seating))
     games.insert(0, "pairing", np.int64(c.pairing))
@@ -204,20 +216,116 @@ def _play(task: ChunkTask) -> ChunkResult:
         kept.clear()
         hands = hand_frame(log, c) if task.store_hands else None
         records = _records(log, task) if task.records else None
-    return ChunkResult(c, games, tallies, hands, records, n_hands, time.perf_counter() - start)
+    dense = hist[: int(totals[-1]) + 1 if len(totals) else 1]  # as `aggregate` rebuilds it from the file
+    summed = (tally_totals(tally, (task.names[c.side0], task.names[c.side1])), dense)
+    return ChunkResult(c, games, tallies, hands, records, n_hands, time.perf_counter() - start, totals=summed)
+
+
+def _written(task: ChunkTask, result: ChunkResult) -> ChunkResult:
+    """The result as the parent needs it: written by this worker when it shares the disk."""
+    if task.write_to is None:
+        return result
+    files = RunDir(task.write_to).write_chunk(result)
+    return ChunkResult(result.chunk, None, None, None, None, result.n_hands, result.seconds, written=True,
+                       files=files, totals=result.totals)  # fmt: skip
+
+
+def _chunk_error(task: ChunkTask, exc: Exception) -> ChunkError:
+    if isinstance(exc, PolicyError):
+        return ChunkError(f"{task.describe()}: {exc}", task.chunk.id, exc.policy, exc.seat)
+    where = "".join(traceback.format_exception(exc)[-4:]).rstrip()
+    return ChunkError(f"{task.describe()}: {type(exc).__name__}: {exc}\n{where}", task.chunk.id)
 
 
 def run_chunk(task: ChunkTask) -> ChunkResult:
     """Play a chunk; any failure comes back as a ChunkError naming the chunk (and policy and seat)."""
     try:
-        result = _play(task)
-        if task.write_to is not None:
-            files = RunDir(task.write_to).write_chunk(result)
-            result = ChunkResult(result.chunk, None, None, None, None, result.n_hands, result.seconds, written=True,
-                                 files=files)  # fmt: skip
-        return result
-    except PolicyError as exc:
-        raise ChunkError(f"{task.describe()}: {exc}", task.chunk.id, exc.policy, exc.seat) from None
+        return _written(task, _play(task))
     except Exception as exc:
-        where = "".join(traceback.format_exception(exc)[-4:]).rstrip()
-        raise ChunkError(f"{task.describe()}: {type(exc).__name__}: {exc}\n{where}", task.chunk.id) from None
+        raise _chunk_error(task, exc) from None
+
+
+@dataclass
+class _Open:
+    """A chunk whose games are in the stream's batch: what `_play` keeps for one chunk."""
+
+    task: ChunkTask
+    tally: GameTally
+    start: float
+    ended: int = 0
+    n_hands: int = 0
+    kept: list[HandLog] = field(default_factory=list)
+
+
+def play_stream(template: ChunkTask, take: Callable[[bool], Chunk | None]) -> Iterator[ChunkResult]:
+    """Play the chunks `take` hands out in one batch kept full across chunk boundaries; yield each
+    chunk as its last game ends (written, as `run_chunk` does).
+
+    `take(wait)` returns the next chunk or None: "none now" when wait is False (asked again after
+    the next hand), "no more" when wait is True (the batch is empty then). The chunks' games are
+    exactly those `run_chunk` plays: a game depends on (seed, game id) and its seat policies only.
+    If anything fails, the chunks still in play are replayed one by one with `run_chunk`, so every
+    one that can finish is yielded and the failing one raises its own ChunkError (chunk, policy, seat).
+    """
+    batch = min(template.batch_size, DD_BATCH) if template.dd else template.batch_size
+    stream = GameStream(template.rules, template.seed, batch, template.max_hands, template.single_hands)
+    open_: dict[int, _Open] = {}
+    blocks = 0
+    keep = template.store_hands or template.records
+
+    def next_block(wait: bool) -> GameBlock | None:
+        nonlocal blocks
+        chunk = None if failed else take(wait)
+        if chunk is None:
+            return None
+        if template.version is not None and template.version != __version__:
+            raise RuntimeError(
+                f"this worker has spades-lab {__version__}, the tournament runs {template.version}; install the"
+                " same version"
+            )
+        task = replace(template, chunk=chunk)
+        tally = GameTally(task.rules, chunk.lo, chunk.hi, task.single_hands, dd=task.dd)
+        open_[blocks] = _Open(task, tally, time.perf_counter())
+        blocks += 1
+        return GameBlock(seat_players(task), chunk.lo, chunk.hi)
+
+    failed = False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MaxHandsWarning)
+            for log, block in stream.run(next_block):
+                first, last = int(block.min()), int(block.max())
+                finished: list[int] = []
+                ended = np.ones(len(log), dtype=bool) if template.single_hands else log.game_over | log.unfinished
+                measures = side_measures(log, template.rules)
+                if template.dd:
+                    log.dd_tricks = hand_tricks(log, template.rules, solver=process_solver(template.rules))
+                    measures.update(dd_measures(log, template.rules))
+                for b in range(first, last + 1):
+                    part = open_.get(b)
+                    if part is None:
+                        continue
+                    rows = None if first == last else np.flatnonzero(block == b)
+                    if rows is not None and not len(rows):
+                        continue
+                    part.tally.add(log, rows, measures)
+                    part.n_hands += len(log) if rows is None else len(rows)
+                    part.ended += int(np.count_nonzero(ended if rows is None else ended[rows]))
+                    if keep:
+                        part.kept.append(log if rows is None else log.take(rows))
+                    if part.ended == part.task.chunk.games:
+                        finished.append(b)
+                if template.progress is not None:
+                    template.progress.put((int(np.count_nonzero(ended)), len(log)))
+                for b in finished:
+                    part = open_.pop(b)
+                    result = _finish(part.task, part.tally, part.kept, part.n_hands, part.start)
+                    yield _written(part.task, result)
+    except Exception as exc:
+        failed = True
+        tasks = [open_.pop(b).task for b in sorted(open_)]
+        for task in tasks:
+            yield run_chunk(task)  # the failing chunk raises its own ChunkError here
+        error = _chunk_error(tasks[0] if tasks else template, exc)
+        raise ChunkError(f"{error} (the chunks in play finished when replayed one by one)", error.chunk, error.policy,
+                         error.seat) from None  # fmt: skip

@@ -1,30 +1,74 @@
-"""Running chunk tasks: in this process, in a local process pool, or on a Dask cluster.
+"""Running chunk tasks: in this process, in local worker processes, or on a Dask cluster.
 
 Each executor yields finished chunks as they complete, in any order, and keeps only a small
 window of chunks in flight, so results stream to disk and memory does not grow with the size of
-the tournament. When a chunk fails, the executor stops handing out new chunks, still yields every
+the tournament. In this process and in local workers, chunks are played as a stream in one batch
+kept full across chunk boundaries (`play_stream`); a Dask task is one chunk. When a chunk fails, the executor stops handing out new chunks, still yields every
 chunk already running that finishes, and then raises the first error: finished work is kept.
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
+import queue
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from itertools import chain
 from typing import Any
 
-from spades_lab.tournament.chunks import ChunkResult, ChunkTask, run_chunk
+from spades_lab.tournament.chunks import ChunkResult, ChunkTask, play_stream, run_chunk
 from spades_lab.tournament.errors import TournamentError
+from spades_lab.tournament.plan import Chunk
 
 START_METHOD = "spawn"
 """Fresh interpreters: portable (macOS, Windows), no inherited locks or threads; numba loads its
 compiled kernels from the on-disk cache, so a new worker is ready in about a second."""
 
 
+def _takes(tasks: Iterable[ChunkTask]) -> tuple[ChunkTask | None, Iterator[ChunkTask]]:
+    """The first task (the template of a stream: tasks differ only in their chunk) and all of them."""
+    pending = iter(tasks)
+    first = next(pending, None)
+    return first, (pending if first is None else chain([first], pending))
+
+
 def run_inline(tasks: Iterable[ChunkTask]) -> Iterator[ChunkResult]:
-    for task in tasks:
-        yield run_chunk(task)
+    """Every chunk in this process, in one batch kept full across chunk boundaries (`play_stream`)."""
+    first, pending = _takes(tasks)
+    if first is None:
+        return
+
+    def take(wait: bool) -> Chunk | None:
+        task = next(pending, None)
+        return None if task is None else task.chunk
+
+    yield from play_stream(first, take)
+
+
+def _serve(template: ChunkTask, chunks: Any, results: Any) -> None:
+    """A worker process: plays the chunks it takes from `chunks` in one full batch (`play_stream`),
+    taking the next whenever a table frees up, and sends each finished chunk to `results`."""
+    ended = False
+
+    def take(wait: bool) -> Chunk | None:
+        nonlocal ended
+        if ended:
+            return None
+        try:
+            chunk = chunks.get(block=wait)
+        except queue.Empty:
+            return None
+        ended = chunk is None
+        return chunk
+
+    try:
+        for result in play_stream(template, take):
+            results.put(("done", result))
+    except TournamentError as exc:
+        results.put(("error", exc))
+    except BaseException as exc:  # pragma: no cover - a bug or an interrupt in the worker itself
+        results.put(("error", TournamentError(f"a worker failed: {type(exc).__name__}: {exc}")))
+    finally:
+        results.put(("exit", None))
 
 
 def _window(
@@ -56,34 +100,114 @@ def _window(
 
 
 def run_pool(tasks: Iterable[ChunkTask], workers: int) -> Iterator[ChunkResult]:
-    """A local pool of `workers` spawned processes."""
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context(START_METHOD))
-    clean = False
+    """`workers` processes, each playing a stream of chunks in one full batch: this process and
+    `workers - 1` spawned ones.
 
-    def result(future: Future) -> ChunkResult:
-        try:
-            return future.result()
-        except BrokenProcessPool as exc:
-            raise TournamentError(
-                f"a worker process died ({exc}); finished chunks are kept, run the same command again to finish"
-            ) from None
+    This process hands out chunks through a queue, a few more than the batches hold, and takes
+    its own from the same queue: every player takes a chunk whenever its batch has free tables,
+    so none drains its batch at a chunk boundary and the last chunks go to whoever is free. This
+    process plays from the start, with its kernels loaded, while the spawned ones start up (about
+    a second of imports each). On the first failure nothing more is handed out; every player
+    finishes what it holds, and the error is raised.
+    """
+    first, pending = _takes(tasks)
+    if first is None:
+        return
+    ctx: Any = mp.get_context(START_METHOD)
+    chunks, results = ctx.Queue(), ctx.Queue()
+    processes = [ctx.Process(target=_serve, args=(first, chunks, results), daemon=True) for _ in range(workers - 1)]
+    for process in processes:
+        process.start()
+    window = workers * (-(-first.batch_size // max(1, first.chunk.games)) + 2)
+    handed = returned = exited = 0
+    closed = False
+    error: TournamentError | None = None
+    clean = False
+    inbox: list[ChunkResult] = []
+    dead: list[Any] = []
+
+    def hand_out() -> None:
+        nonlocal handed, closed
+        while not closed and handed - returned < window:
+            task = next(pending, None) if error is None else None
+            if task is None:
+                closed = True
+                for _ in range(workers):  # one end mark per player, this process included
+                    chunks.put(None)
+                return
+            chunks.put(task.chunk)
+            handed += 1
+
+    def receive(timeout: float | None) -> None:
+        """Take the spawned workers' messages: wait up to `timeout` for one (None: do not wait)."""
+        nonlocal returned, exited, error
+        while True:
+            try:
+                kind, value = results.get(timeout=timeout) if timeout else results.get_nowait()
+            except queue.Empty:
+                for p in processes:
+                    if p.exitcode not in (None, 0) and p not in dead:  # killed: it sends nothing more
+                        dead.append(p)
+                        exited += 1
+                        error = error or TournamentError(
+                            f"a worker process died (exit code {p.exitcode}); finished chunks are kept, run the"
+                            " same command again to finish"
+                        )
+                return
+            if kind == "done":
+                returned += 1
+                inbox.append(value)
+            elif kind == "error":
+                error = error or value
+            else:
+                exited += 1
+            timeout = None
+
+    ended = False
+
+    def take(wait: bool) -> Chunk | None:
+        """This process's own chunks, from the queue it feeds (serving the workers meanwhile)."""
+        nonlocal ended
+        while not ended:
+            receive(None)
+            hand_out()
+            try:
+                chunk = chunks.get(timeout=0.05) if wait else chunks.get_nowait()
+            except queue.Empty:
+                if wait:
+                    continue
+                return None
+            ended = chunk is None
+            return chunk
+        return None
+
+    def flush() -> Iterator[ChunkResult]:
+        while inbox:
+            yield inbox.pop(0)
 
     try:
-        yield from _window(
-            tasks, lambda t: pool.submit(run_chunk, t),
-            lambda running: wait(running, return_when=FIRST_COMPLETED)[0], result, 2 * workers,
-        )  # fmt: skip
+        try:
+            for own in play_stream(first, take):
+                returned += 1
+                yield from flush()
+                yield own
+        except TournamentError as exc:
+            error = error or exc
+            ended = True
+        hand_out()  # with an error: hands out nothing more and marks the end for the workers
+        while exited < len(processes):
+            yield from flush()
+            receive(0.5)
+            hand_out()
+        yield from flush()
+        if error is not None:
+            raise error
         clean = True
     finally:
-        if clean:
-            pool.shutdown(wait=True)
-        else:
-            # Interrupted (Ctrl-C, an error in the caller): do not wait for running chunks to end.
-            processes = list(getattr(pool, "_processes", {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
-            for process in processes:
-                if process.is_alive():
-                    process.terminate()
+        for process in processes:
+            if not clean and process.is_alive():
+                process.terminate()  # interrupted (Ctrl-C, an error): do not wait for running chunks
+            process.join(timeout=10)
 
 
 def run_dask(tasks: Iterable[ChunkTask], scheduler: Any) -> Iterator[ChunkResult]:

@@ -31,8 +31,15 @@ class Tables:
     hands: int
 
 
-def aggregate(store: RunDir, chunks: list[Chunk], names: list[str], duplicate: bool) -> Tables:
-    """Summary, matchup and bid-total tables from the chunk files of a finished tournament."""
+def aggregate(
+    store: RunDir, chunks: list[Chunk], names: list[str], duplicate: bool, known: dict[str, Any] | None = None
+) -> Tables:
+    """Summary, matchup and bid-total tables from the chunk files of a finished tournament.
+
+    `known` maps chunk ids to the totals their workers sent (`ChunkResult.totals`): those chunks'
+    files are not read back (duplicate runs still read games, for the paired differences).
+    """
+    known = known or {}
     totals, paired = MatchupTotals(), PairedTotals()
     for _, grouped in groupby(chunks, key=lambda c: c.pairing):
         group = list(grouped)
@@ -46,8 +53,14 @@ def aggregate(store: RunDir, chunks: list[Chunk], names: list[str], duplicate: b
                 paired.add(names[c0.side0], g0, g1)
         else:
             for c in group:
-                totals.add_games(store.read("games", c))
+                if c.id in known:
+                    totals.add_totals(known[c.id][0])
+                else:
+                    totals.add_games(store.read("games", c))
         for c in group:
+            if c.id in known:
+                totals.add_bid_totals((names[c.side0], names[c.side1]), known[c.id][1])
+                continue
             tallies = store.read("tallies", c)
             hist = pd.Series(tallies["hands"].to_numpy(), index=tallies["bid_total"].to_numpy())
             dense = hist.reindex(range(int(hist.index.max()) + 1 if len(hist) else 1), fill_value=0).to_numpy()

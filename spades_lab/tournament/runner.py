@@ -124,6 +124,7 @@ def _play(
     scheduler: Any,
     progress: bool,
     manifest: dict[str, Any],
+    known: dict[str, Any],
 ) -> tuple[int, float]:
     """Play the missing chunks, writing each as it finishes; returns (hands played, seconds).
 
@@ -158,6 +159,8 @@ def _play(
         for result in execute(tasks, workers, scheduler):
             files = result.files if result.written else store.write_chunk(result)
             manifest["chunk_files"][result.chunk.id] = files
+            if result.totals is not None:
+                known[result.chunk.id] = result.totals
             pending = True
             if time.perf_counter() - last_write >= MANIFEST_EVERY:
                 store.write_manifest(manifest)
@@ -272,8 +275,9 @@ def tournament(
     show = wanted(progress)
     if missing and scheduler is None:  # the compile message is shown unless progress was switched off
         _warm_up(rules, entrants, int(seed), say=progress is not False)
-    played, seconds = _play(store, tasks, chunks, missing, workers, scheduler, show, manifest)
-    tables = aggregate(store, chunks, names, duplicate)
+    known: dict[str, Any] = {}
+    played, seconds = _play(store, tasks, chunks, missing, workers, scheduler, show, manifest, known)
+    tables = aggregate(store, chunks, names, duplicate, known)
     outputs = ["summary.csv", "matchups.csv", "bid_totals.csv"] + (["records.jsonl"] if records else [])
     finished_before = stored is not None and stored.get("complete") and all((store.root / n).exists() for n in outputs)
     if missing or not finished_before:
