@@ -79,7 +79,7 @@ class GameStream:
         game, hand, lineup, block = empty, empty, empty, empty
         keys = np.zeros(0, dtype=np.uint64)
         dealer = empty
-        scores = bags = np.zeros((0, 2), dtype=np.int64)
+        scores = bags = np.zeros((0, self.rules.sides), dtype=np.int64)
         # The block being drawn from: (index, lineup, next game id, end).
         current: tuple[int, int, int, int] | None = None
         blocks = 0
@@ -108,8 +108,8 @@ class GameStream:
                 hand = np.concatenate([hand, np.zeros(len(fresh), dtype=np.int64)])
                 keys = np.concatenate([keys, fresh_keys])
                 dealer = np.concatenate([dealer, rng.below(fresh_keys, rng.STREAM_DEALER, seats)])
-                scores = np.concatenate([scores, np.zeros((len(fresh), 2), dtype=np.int64)])
-                bags = np.concatenate([bags, np.zeros((len(fresh), 2), dtype=np.int64)])
+                scores = np.concatenate([scores, np.zeros((len(fresh), self.rules.sides), dtype=np.int64)])
+                bags = np.concatenate([bags, np.zeros((len(fresh), self.rules.sides), dtype=np.int64)])
                 lineup = np.concatenate([lineup, *(np.full(len(ids), line, np.int64) for ids, line, _ in fresh_parts)])
                 block = np.concatenate([block, *(np.full(len(ids), b, np.int64) for ids, _, b in fresh_parts)])
             if not len(game):
