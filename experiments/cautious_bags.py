@@ -31,7 +31,7 @@ from common import (
 )
 
 NAME = "cautious_bags"
-GAMES = {"tips": 3_000, "expert": 3_000, "pimc": 100}
+GAMES = {"tips": 3_000, "expert": 3_000, "pimc": 50}
 """Games (or duplicate deals) per tournament at scale 1, per play engine: the machine is 2 shared cores, so
 the budget of the whole `make experiments` is about half an hour; pimc is the expensive one."""
 SHEET = 100.0

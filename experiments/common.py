@@ -549,12 +549,24 @@ class Claim:
         """Two engines give different verdicts, neither of them inconclusive."""
         return len(set(self.definite().values())) > 1
 
+    @property
+    def changes(self) -> bool:
+        """Not a flip, but an effect one engine measures is absent under another whose interval excludes it."""
+        if self.holds or self.flips:
+            return False
+        measured = [e for e, v in self.definite().items()]
+        unclear = [est for _, (est, v) in self.per_engine.items() if v == self.inconclusive]
+        return any(not (u.lo <= self.per_engine[e][0].value <= u.hi) for e in measured for u in unclear)
+
     def across(self) -> str:
         verdicts = {e: v for e, (_, v) in self.per_engine.items()}
         if self.holds:
             return f"holds across {', '.join(verdicts)} ({next(iter(verdicts.values()))})"
         if self.flips:
             return "flips: " + ", ".join(f"{e} {v}" for e, v in verdicts.items())
+        if self.changes:
+            return ("changes: " + ", ".join(f"{e} {v}" for e, v in verdicts.items())
+                    + " (the no-difference interval excludes the effect the other engine measures)")
         unclear = [e for e, v in verdicts.items() if v == self.inconclusive]
         definite = self.definite()
         if definite:
@@ -563,7 +575,11 @@ class Claim:
         return "no engine can tell (every interval is too wide to decide)"
 
     def status(self) -> str:
-        return "holds across engines" if self.holds else ("the verdict flips" if self.flips else "no engine contradicts it")
+        if self.holds:
+            return "holds across engines"
+        if self.flips:
+            return "the verdict flips"
+        return "the effect changes with the engine" if self.changes else "no engine contradicts it"
 
 
 def sign(e: Estimate, above: str, below: str, neither: str = "no measurable difference") -> str:
@@ -579,9 +595,12 @@ def verdict_section(claims: Sequence[Claim], engines: Sequence[Engine]) -> str:
     rows = [f"| {c.claim} | {c.figure} | " + " | ".join(c.cell(n) for n in names) + " |" for c in claims]
     held = [c for c in claims if c.holds]
     flipped = [c for c in claims if c.flips]
-    unclear = len(claims) - len(held) - len(flipped)
+    changed = [c for c in claims if c.changes]
+    unclear = len(claims) - len(held) - len(flipped) - len(changed)
     lines = [f"- {c.claim}: {c.across()}." for c in claims]
-    summary = (f"{len(held)} of {len(claims)} verdicts hold across the {len(names)} engines, {len(flipped)} flip"
+    summary = (f"{len(held)} of {len(claims)} verdicts hold across the {len(names)} engines, {len(flipped)} flip "
+               f"(opposite measured verdicts), {len(changed)} change (an effect measured under one engine is absent "
+               "under another, whose interval excludes it)"
                + (f", {unclear} agree where the intervals can tell" if unclear else "") + ":")
     return "\n".join([head, rule, *rows, "", summary, "", *lines])
 

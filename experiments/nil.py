@@ -35,7 +35,7 @@ from common import (
 from spades_lab.stats.intervals import Z95
 
 NAME = "nil"
-GAMES = {"tips": 5_000, "expert": 5_000, "pimc": 200}
+GAMES = {"tips": 5_000, "expert": 5_000, "pimc": 100}
 """Games (or duplicate deals) per tournament at scale 1, per play engine: the machine is 2 shared cores, so
 the budget of the whole `make experiments` is about half an hour; pimc is the expensive one."""
 

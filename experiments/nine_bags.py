@@ -39,7 +39,7 @@ from common import (
 )
 
 NAME = "nine_bags"
-GAMES = {"tips": 10_000, "expert": 10_000, "pimc": 200}
+GAMES = {"tips": 10_000, "expert": 10_000, "pimc": 100}
 """Games (or duplicate deals) per tournament at scale 1, per play engine: the machine is 2 shared cores, so
 the budget of the whole `make experiments` is about half an hour; pimc is the expensive one."""
 SEATS = {0: (0, 2), 1: (1, 3)}

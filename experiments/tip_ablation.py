@@ -37,7 +37,7 @@ from common import (
 from spades_lab.policies.play import SWITCHES
 
 NAME = "tip_ablation"
-GAMES = {"tips": 2_000, "expert": 2_000, "pimc": 40}
+GAMES = {"tips": 2_000, "expert": 2_000, "pimc": 20}
 """Games (or duplicate deals) per tournament at scale 1, per play engine: the machine is 2 shared cores, so
 the budget of the whole `make experiments` is about half an hour; pimc is the expensive one."""
 GREEDY = "counting+greedy"
@@ -141,12 +141,15 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2, engines=ENGINE_NAME
     tested = {k: len(t) - 1 for k, t in tables.items()}
     held = [c for c in claims[:-1] if c.holds]
     flipped = [c for c in claims[:-1] if c.flips]
+    changed = [c for c in claims[:-1] if c.changes]
     answer = ("Switches that measurably help / hurt: "
               + "; ".join(f"{k} {v['helps']} / {v['hurts']} of {tested[k]}" for k, v in counts.items())
               + f". {len(held)} verdicts hold across the engines ("
               + (", ".join(f"{c.claim.split(': ')[1]} {c.per_engine[next(iter(tables))][1]}" for c in held) or "none")
               + f"), {len(flipped)} flip (" + (", ".join(c.claim.split(": ")[1] for c in flipped) or "none")
-              + "), the rest differ only where an interval is too wide to tell.")  # fmt: skip
+              + f"), {len(changed)} change (an effect under one engine, none under another: "
+              + (", ".join(c.claim.split(": ")[1] for c in changed) or "none")
+              + "); the rest differ only where an interval is too wide to tell.")  # fmt: skip
     body = "\n\n".join(engine_section(ENGINES[k], t) for k, t in tables.items()) + f"""
 
 Which tips matter is decided by the paired test: the Wilson interval treats the games as independent, but in
