@@ -27,7 +27,7 @@ test: dev
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
-# every results/NAME folder and the README's experiments section (about half an hour on 2 cores; not part of test)
+# every results/NAME folder and the README's experiments section (tens of minutes, pimc most of it; not part of test)
 experiments: install
 	$(BIN)/python experiments/run_all.py
 

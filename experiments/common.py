@@ -571,8 +571,8 @@ class Claim:
         definite = self.definite()
         if definite:
             return (f"{', '.join(definite)} agree ({next(iter(definite.values()))}); {', '.join(unclear)} cannot tell "
-                    "(its interval is too wide to decide): no flip")
-        return "no engine can tell (every interval is too wide to decide)"
+                    "(its interval allows both the verdict and none): no flip")
+        return f"{self.inconclusive} under every engine"
 
     def status(self) -> str:
         if self.holds:

@@ -50,7 +50,9 @@ says how many); each README puts the verdicts per engine side by side with their
 across engines and which flip. A finding that holds under `tips` only is a finding about that player.
 
 `make experiments` regenerates every results folder and this section (`experiments/run_all.py`, one process so
-the DD solver compiles once; about half an hour on 2 cores; it is not part of `make test`). Run scripts from the
+the DD solver compiles once; it is not part of `make test`). The last full run took 35 minutes of wall time on the
+shared, loaded 2-core machine, as two processes side by side (`run_all.py --engines tips,expert` and
+`run_all.py --engines pimc`, then `run_all.py` to render, reusing every tournament); pimc is most of it. Run scripts from the
 repository root after `make install`; every sheet script takes `--scale` (multiply the game counts), `--out DIR`,
 `--workers K` and `--engines tips,expert,pimc`, and exposes `main(out_dir, scale, workers, engines)`
 (`tests/test_experiments.py` runs each at a tiny scale). The tournaments' working directories go to
