@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: install dev docs run test bench lint clean
+.PHONY: install dev docs run test bench lint clean experiments
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ test: dev
 	$(BIN)/ruff check spades_lab tests
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
+
+# every results/NAME folder and the README's experiments section (tens of minutes, pimc most of it; not part of test)
+experiments: install
+	$(BIN)/python experiments/run_all.py
 
 bench: install
 	$(BIN)/spades-lab bench --json

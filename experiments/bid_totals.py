@@ -1,7 +1,7 @@
 """Do the four bids of counting players total 10, 11 or 12, not 13?
 
-Four counting+tips players (the sheet's count, nil rule and bag-aware rounding, the sheet's play)
-play complete games; every hand's table bid total (the four bids, a nil counting 0) is tallied.
+Per play engine (tips, expert, pimc), four counting players (the sheet's count, nil rule and bag-aware
+rounding) play complete games; every hand's table bid total (the four bids, a nil counting 0) is tallied.
 The tournament needs two entrant names, so the second partnership is the same player under
 another label; games are split between the two seatings, not duplicated (they would be identical).
 """
@@ -14,16 +14,18 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from common import (
+    ENGINE_NAMES,
     RULES,
-    Timer,
+    Claim,
+    Engine,
+    Experiment,
+    answer_per_engine,
     cli,
-    command,
+    figures_frame,
     markdown_table,
-    out_path,
     ratio_estimate,
-    run_tournament,
     save_figure,
-    scaled,
+    verdict_section,
     wilson_estimate,
     write_readme,
 )
@@ -32,8 +34,9 @@ from spades_lab.policies import make_player
 from spades_lab.policies.counting import count_tricks_batch
 
 NAME = "bid_totals"
-GAMES = 20_000
-PLAYER = "counting+tips"
+GAMES = {"tips": 10_000, "expert": 10_000, "pimc": 200}
+"""Games (or duplicate deals) per tournament at scale 1, per play engine: the machine is 2 shared cores, so
+the budget of the whole `make experiments` is about half an hour; pimc is the expensive one."""
 SHEET = (10, 11, 12)
 BIDS = [f"bid{s}" for s in range(4)]
 DEALS = [f"deal{s}" for s in range(4)]
@@ -60,115 +63,137 @@ def bid_parts(bids: np.ndarray, deals: np.ndarray) -> dict[str, float]:
     }
 
 
-def main(out_dir=None, scale: float = 1.0, workers: int = 2):
-    """Distribution of the table bid total at a table of four counting+tips players."""
-    timer = Timer()
-    out = out_path(NAME, out_dir)
-    games = scaled(GAMES, scale)
-    mirror = dataclasses.replace(make_player(PLAYER), label=f"{PLAYER} (second partnership)")
-    result = run_tournament([PLAYER, mirror], out / "run", workers=workers, games=games)
+def measure(exp: Experiment, engine: Engine) -> dict:
+    """Table bid totals at a table of four counting players of this engine."""
+    player = engine.player("counting")
+    games = exp.games(engine)
+    mirror = dataclasses.replace(make_player(player), label=f"{player} (second partnership)")
+    result = exp.run(engine, [player, mirror], games=games)
     hands = pd.read_parquet(result.out / "hands", columns=["seating", "game", *BIDS, *DEALS])
     bids = hands[BIDS].to_numpy()
     total = bids.sum(axis=1)
     n = len(total)
     parts = bid_parts(bids, hands[DEALS].to_numpy(dtype=np.uint64))
-
     counts = np.bincount(total, minlength=53)
     values = np.arange(counts.size)
-    present = values[(values >= total.min()) & (values <= total.max())]
     rows = []
-    for v in present:
+    for v in values[(values >= total.min()) & (values <= total.max())]:
         e = wilson_estimate(counts[v], n)
-        rows.append({"bid_total": int(v), "hands": int(counts[v]), "share": e.value, "share_lo": e.lo, "share_hi": e.hi,
-                     "cumulative": counts[: v + 1].sum() / n})  # fmt: skip
-    dist = pd.DataFrame(rows)
-    dist.to_csv(out / "bid_totals.csv", index=False)
-
+        rows.append({"engine": engine.name, "bid_total": int(v), "hands": int(counts[v]), "share": e.value,
+                     "share_lo": e.lo, "share_hi": e.hi, "cumulative": counts[: v + 1].sum() / n})  # fmt: skip
     in_sheet = np.isin(total, SHEET)
-    share = wilson_estimate(in_sheet.sum(), n)
     per_game = pd.DataFrame({"seating": hands["seating"], "game": hands["game"], "in": in_sheet,
-                             "ge13": total >= 13, "ge14": total >= 14, "total": total, "one": 1})  # fmt: skip
-    per_game = per_game.groupby(["seating", "game"]).sum()
-    share_clustered = ratio_estimate(per_game["in"], per_game["one"])
-    ge13 = wilson_estimate((total >= 13).sum(), n)
-    ge14 = wilson_estimate((total >= 14).sum(), n)
-    below = wilson_estimate((total < 10).sum(), n)
-    mean = ratio_estimate(per_game["total"], per_game["one"])
-    mode = int(values[counts.argmax()])
-    exactly13 = wilson_estimate(counts[13], n)
-    summary = pd.DataFrame([
-        {"figure": "hands", "value": n, "lo": np.nan, "hi": np.nan},
-        {"figure": "games", "value": len(per_game), "lo": np.nan, "hi": np.nan},
-        {"figure": "share_10_to_12", "value": share.value, "lo": share.lo, "hi": share.hi},
-        {"figure": "share_10_to_12_clustered_by_game", "value": share_clustered.value, "lo": share_clustered.lo,
-         "hi": share_clustered.hi},
-        {"figure": "share_below_10", "value": below.value, "lo": below.lo, "hi": below.hi},
-        {"figure": "share_13", "value": exactly13.value, "lo": exactly13.lo, "hi": exactly13.hi},
-        {"figure": "share_13_or_more", "value": ge13.value, "lo": ge13.lo, "hi": ge13.hi},
-        {"figure": "share_14_or_more", "value": ge14.value, "lo": ge14.lo, "hi": ge14.hi},
-        {"figure": "mean_table_bid_total", "value": mean.value, "lo": mean.lo, "hi": mean.hi},
-        {"figure": "most_common_total", "value": mode, "lo": np.nan, "hi": np.nan},
-        *({"figure": k, "value": v, "lo": np.nan, "hi": np.nan} for k, v in parts.items()),
-    ])  # fmt: skip
+                             "total": total, "one": 1}).groupby(["seating", "game"]).sum()  # fmt: skip
+    figs = {
+        "share_10_to_12": wilson_estimate(in_sheet.sum(), n),
+        "share_10_to_12_clustered_by_game": ratio_estimate(per_game["in"], per_game["one"]),
+        "share_below_10": wilson_estimate((total < 10).sum(), n),
+        "share_13": wilson_estimate(counts[13], n),
+        "share_13_or_more": wilson_estimate((total >= 13).sum(), n),
+        "share_14_or_more": wilson_estimate((total >= 14).sum(), n),
+        "mean_table_bid_total": ratio_estimate(per_game["total"], per_game["one"]),
+    }
+    return {"player": player, "games": len(per_game), "hands": n, "figs": figs, "parts": parts,
+            "mode": int(values[counts.argmax()]), "dist": pd.DataFrame(rows)}
+
+
+def main(out_dir=None, scale: float = 1.0, workers: int = 2, engines=ENGINE_NAMES):
+    """Distribution of the table bid total at a table of four counting players, per play engine."""
+    exp = Experiment(NAME, out_dir, scale, workers, engines, GAMES)
+    out = exp.out
+    m = {e.name: measure(exp, e) for e in exp.engines}
+    pd.concat([r["dist"] for r in m.values()], ignore_index=True).to_csv(out / "bid_totals.csv", index=False)
+    summary = pd.concat([figures_frame({r["player"]: r["figs"]}, engine=k) for k, r in m.items()]
+                        + [pd.DataFrame([{"engine": k, "entrant": r["player"], "figure": f, "value": v}
+                                         for f, v in [*r["parts"].items(), ("hands", r["hands"]), ("games", r["games"]),
+                                                      ("most_common_total", r["mode"])]])
+                           for k, r in m.items()], ignore_index=True)  # fmt: skip
     summary.to_csv(out / "summary.csv", index=False)
 
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    colours = ["tab:green" if v in SHEET else ("tab:red" if v >= 13 else "tab:gray") for v in dist["bid_total"]]
-    err = np.vstack([dist["share"] - dist["share_lo"], dist["share_hi"] - dist["share"]]) * 100
-    ax.bar(dist["bid_total"], dist["share"] * 100, color=colours, yerr=err, capsize=2)
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    width = 0.8 / len(m)
+    colours = {"tips": "tab:gray", "expert": "tab:blue", "pimc": "tab:purple"}
+    for i, (k, r) in enumerate(m.items()):
+        d = r["dist"]
+        err = np.vstack([d["share"] - d["share_lo"], d["share_hi"] - d["share"]]) * 100
+        share = r["figs"]["share_10_to_12"].value
+        ax.bar(d["bid_total"] + (i - (len(m) - 1) / 2) * width, d["share"] * 100, width=width, yerr=err, capsize=1,
+               color=colours.get(k), label=f"{k}: 10-12 on {share:.1%} ({r['hands']:,} hands)")  # fmt: skip
+    ax.axvspan(9.5, 12.5, color="tab:green", alpha=0.1, label="the sheet's 10-12")
     ax.set_xlabel("table bid total (four bids, nil = 0)")
     ax.set_ylabel("share of hands (%)")
-    ax.set_title(f"Four {PLAYER} players, {n:,} hands of {len(per_game):,} games\n"
-                 f"green: the sheet's 10-12 ({share.value:.1%}); red: 13 or more ({ge13.value:.1%})")  # fmt: skip
-    ax.set_xticks(dist["bid_total"])
+    ax.set_title("Four counting players per table, by play engine")
+    ax.legend(fontsize=8)
     plot = save_figure(fig, out / "bid_totals.png")
 
-    agrees = share.value > 0.5 and ge13.value < share.value
-    verdict = "agrees with" if agrees else "does not agree with"
-    answer = (f"{share.value:.1%} of hands (95% CI {share.lo:.1%} to {share.hi:.1%}) have a table bid total of 10, 11 "
-              f"or 12; {ge13.value:.1%} ({ge13.lo:.1%} to {ge13.hi:.1%}) total 13 or more; mean total {mean.value:.2f}, "
-              f"most common {mode}. The simulation {verdict} the sheet's sanity check.")  # fmt: skip
-    shown = dist.assign(share=dist["share"].map("{:.2%}".format), share_lo=dist["share_lo"].map("{:.2%}".format),
-                        share_hi=dist["share_hi"].map("{:.2%}".format),
-                        cumulative=dist["cumulative"].map("{:.2%}".format))  # fmt: skip
-    body = f"""Over {n:,} hands ({len(per_game):,} complete games) at tables of four `{PLAYER}` players:
+    def agrees(r: dict) -> str:
+        share, ge13 = r["figs"]["share_10_to_12"], r["figs"]["share_13_or_more"]
+        return "agrees" if share.value > 0.5 and ge13.value < share.value else "does not agree"
 
-| figure | value | 95% interval |
-|---|---|---|
-| share of hands with total 10, 11 or 12 | {share.value:.2%} | {share.lo:.2%} to {share.hi:.2%} (Wilson); {share_clustered.lo:.2%} to {share_clustered.hi:.2%} (clustered by game) |
-| share below 10 | {below.value:.2%} | {below.lo:.2%} to {below.hi:.2%} |
-| share exactly 13 | {exactly13.value:.2%} | {exactly13.lo:.2%} to {exactly13.hi:.2%} |
-| share 13 or more | {ge13.value:.2%} | {ge13.lo:.2%} to {ge13.hi:.2%} |
-| share 14 or more | {ge14.value:.2%} | {ge14.lo:.2%} to {ge14.hi:.2%} |
-| mean table bid total | {mean.value:.3f} | {mean.lo:.3f} to {mean.hi:.3f} (clustered by game) |
-| most common total | {mode} | |
+    claims = [
+        Claim("the table bids 10-12 on most hands", "share of hands with total 10, 11 or 12",
+              {k: (r["figs"]["share_10_to_12_clustered_by_game"], agrees(r)) for k, r in m.items()}, 1, percent=True),
+        Claim("13 or more is rare", "share of hands with total 13 or more",
+              {k: (r["figs"]["share_13_or_more"], "rare (< 10%)" if r["figs"]["share_13_or_more"].hi < 0.1
+                   else "not rare") for k, r in m.items()}, 1, percent=True),
+    ]  # fmt: skip
+    answer = answer_per_engine(claims)
 
-Distribution ([`bid_totals.csv`](bid_totals.csv)):
+    def row(label: str, key: str, digits: int = 2, pct: bool = True) -> str:
+        cells = [m[k]["figs"][key].fmt(digits, percent=pct) for k in m]
+        return f"| {label} | " + " | ".join(cells) + " |"
 
-{markdown_table(shown)}
+    shown = pd.concat([r["dist"] for r in m.values()]).pivot_table(index="bid_total", columns="engine", values="share")
+    shown = shown.reset_index()[["bid_total", *[k for k in m if k in shown.columns]]].fillna(0.0)
+    parts_rows = "\n".join(
+        f"| {label} | " + " | ".join(fmt.format(m[k]["parts"][key]) for k in m) + " |"
+        for label, key, fmt in [("the four counts (halves included)", "exact_count_total", "{:.2f}"),
+                                ("the counts rounded down", "floor_count_total", "{:.2f}"),
+                                ("added by the 1-trick minimum", "minimum_bid_added", "{:.2f}"),
+                                ("added by bag-aware rounding at 9 bags", "bag_aware_added", "{:.3f}"),
+                                ("numeric bids raised to 1", "bids_at_minimum", "{:.1%}"),
+                                ("nil bids per hand", "nil_bids_per_hand", "{:.3f}")])  # fmt: skip
+    body = f"""Tables of four counting players (`counting+ENGINE`: the sheet's count, nil rule and bag-aware rounding)
+playing complete games; intervals 95%, Wilson over hands unless marked clustered (each game one observation):
 
-Where the total comes from (means per hand over the same hands; nil seats count 0): the four counts
-(halves included) add up to {parts["exact_count_total"]:.2f}, rounded down {parts["floor_count_total"]:.2f}; the rule "a count
-below 1 bids 1" adds {parts["minimum_bid_added"]:.2f} ({parts["bids_at_minimum"]:.1%} of numeric bids are raised to 1) and
-bag-aware rounding at nine bags adds {parts["bag_aware_added"]:.3f}, for the mean total of {mean.value:.2f}. Without the
-1-trick minimum and the bag-aware rule, the rounded-down counts alone would total 10 to 12 on
-{parts["floor_total_in_10_12"]:.1%} of hands and 13 or more on {parts["floor_total_13_or_more"]:.1%}. Nil is bid
-{parts["nil_bids_per_hand"]:.3f} times per hand.
+| figure | {" | ".join(f"`{m[k]['player']}`" for k in m)} |
+|---|{"---|" * len(m)}
+| hands (games) | {" | ".join(f"{m[k]['hands']:,} ({m[k]['games']:,})" for k in m)} |
+{row("share with total 10, 11 or 12", "share_10_to_12")}
+{row("the same, clustered by game", "share_10_to_12_clustered_by_game")}
+{row("share below 10", "share_below_10")}
+{row("share exactly 13", "share_13")}
+{row("share 13 or more", "share_13_or_more")}
+{row("share 14 or more", "share_14_or_more")}
+{row("mean table bid total (clustered)", "mean_table_bid_total", 3, False)}
+| most common total | {" | ".join(str(m[k]["mode"]) for k in m)} |
 
-**What it means.** The sheet says a normal table's four bids total 10, 11 or 12 and that a table bidding 13 or 14
-"regularly" has an overbidder. Bidding exactly as the sheet counts, the table bids 10 to 12 on {share.value:.0%} of hands
-and 13 or more on {ge13.value:.0%}: {"the sanity check holds for the sheet's own count" if agrees else "by the sheet's own test, its count overbids"}.
-Compare the set rates in [optimist_sets](../optimist_sets/README.md): how often a side bidding this way is set."""
-    cmd = command(NAME, scale, out_dir, workers)
-    setup = (f"{games:,} complete games (standard rules: 500 to win, 10 bags cost 100, nil ±100; games stopped at "
-             f"{RULES.hand_cap} hands count as unfinished), four `{PLAYER}` seats, seed from `common.SEED`; the "
-             "Wilson interval treats hands as independent, the clustered one treats each game as one observation.")  # fmt: skip
+Share of hands per total ([`bid_totals.csv`](bid_totals.csv) has the intervals):
+
+{markdown_table(shown, "{:.2%}")}
+
+Where the total comes from (means per hand; nil seats count 0):
+
+| part | {" | ".join(m)} |
+|---|{"---|" * len(m)}
+{parts_rows}
+
+**What it means.** The bid is the count: the play engine changes the totals only through the game state (scores,
+bags: the bag-aware rule) and through which games last longer, so the verdict should not depend on the engine,
+and the table above checks it. The sheet says a normal table's four bids total 10, 11 or 12 and that a table
+bidding 13 or 14 "regularly" has an overbidder. Compare the set rates in
+[optimist_sets](../optimist_sets/README.md): how often a side bidding this way is set."""
+    setup = (f"Per engine, one tournament of complete games (standard rules: 500 to win, 10 bags cost 100, nil ±100; "
+             f"games stopped at {RULES.hand_cap} hands count as unfinished), four `counting+ENGINE` seats (the second "
+             "partnership is the same player under another label; games split between the two seatings), seed from "
+             f"`common.SEED`. {exp.budgets('games')}")  # fmt: skip
     write_readme(out, title="Do counting bids total 10, 11 or 12?",
                  question="Do the four bids of counting players total 10, 11 or 12, not 13?",
                  claim="\"Vérification de bon sens : à une table normale, les quatre annonces totalisent dix, onze ou "
                        "douze, pas treize.\" (at a normal table the four bids total 10, 11 or 12, not 13.)",
-                 answer=answer, body=body, cmd=cmd, setup=setup, seconds=timer.seconds, plots=[plot.name],
-                 csvs=["bid_totals.csv", "summary.csv"])  # fmt: skip
+                 answer=answer, body=body, cmd=exp.command, setup=setup, seconds=exp.timer.seconds,
+                 plots=[plot.name], csvs=["bid_totals.csv", "summary.csv"],
+                 verdicts=verdict_section(claims, exp.engines))  # fmt: skip
     return out
 
 

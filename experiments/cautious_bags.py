@@ -1,7 +1,7 @@
 """Does the cautious bidder (-1) cost its side about 100 points of bag penalties per game?
 
-Two duplicate tournaments against counting+tips, all playing the sheet's tips:
-- partnership: cautious+tips, both partners bidding their count minus one (never below 1);
+Per play engine (tips, expert, pimc), two duplicate tournaments against counting, every seat playing it:
+- partnership: cautious, both partners bidding their count minus one (never below 1);
 - one cautious player: the sheet's literal case, one player taking a trick off beside a partner
   who bids the count (a mixed partnership: cautious on the side's first seat, counting on its second).
 Bag penalty points are 100 per penalty (10 bags). The paired difference compares, deal by deal,
@@ -12,86 +12,43 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
 from common import (
+    ENGINE_NAMES,
+    ENGINES,
     RULES,
-    Timer,
+    Claim,
+    Engine,
+    Experiment,
+    ShiftedRuns,
+    answer_per_engine,
     cli,
-    command,
-    out_path,
     save_figure,
-    scaled,
     shifted_bidder_runs,
+    sign,
+    verdict_section,
     write_readme,
 )
 
 NAME = "cautious_bags"
-GAMES = 6_000
-COUNTING = "counting+tips"
-CAUTIOUS = "cautious+tips"
-ONE = "cautious/counting+tips"
+GAMES = {"tips": 3_000, "expert": 3_000, "pimc": 50}
+"""Games (or duplicate deals) per tournament at scale 1, per play engine: the machine is 2 shared cores, so
+the budget of the whole `make experiments` is about half an hour; pimc is the expensive one."""
 SHEET = 100.0
 CLOSE = 10.0
 """A measured cost within this many points of 100 counts as "about 100"."""
 
 
-def main(out_dir=None, scale: float = 1.0, workers: int = 2):
-    """Bag penalty points per game of cautious bidders against counting+tips (duplicate games)."""
-    timer = Timer()
-    out = out_path(NAME, out_dir)
-    games = scaled(GAMES, scale)
-    shifted = shifted_bidder_runs(CAUTIOUS, ONE, "one cautious", out, games, workers, COUNTING)
-    runs, who, figs, paired, frame = shifted.runs, shifted.who, shifted.figs, shifted.paired, shifted.frame
-    frame.to_csv(out / "cautious_bags.csv", index=False)
+def verdict(e) -> str:
+    """About 100 when the interval reaches 100 +- CLOSE; else more or less than 100."""
+    if e.hi >= SHEET - CLOSE and e.lo <= SHEET + CLOSE:
+        return f"about {SHEET:.0f}"
+    return f"{'more' if e.lo > SHEET else 'less'} than {SHEET:.0f}"
 
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.5), gridspec_kw={"width_ratios": [2, 1]})
-    labels, vals, errs, colours = [], [], [], []
-    for k in runs:
-        for name, colour in ((who[k], "tab:orange"), (COUNTING, "tab:blue")):
-            e = figs[k][name]["bag_penalty_points_per_game"]
-            labels.append(f"{'cautious' if name != COUNTING else 'counting'}\n({k})")
-            vals.append(e.value)
-            errs.append((e.value - e.lo, e.hi - e.value))
-            colours.append(colour)
-    x = np.arange(len(vals))
-    ax1.bar(x, vals, yerr=np.array(errs).T, capsize=4, color=colours)
-    for xi, v in zip(x, vals):
-        ax1.text(xi, v + 2, f"{v:.0f}", ha="center")
-    ax1.set_xticks(x, labels)
-    ax1.set_ylabel("bag penalty points per game")
-    ax1.set_title("Bag penalties per game, by side")
-    d = [paired[k]["penalty_points_diff"] for k in runs]
-    ax2.bar(np.arange(len(d)), [e.value for e in d], yerr=np.array([(e.value - e.lo, e.hi - e.value) for e in d]).T,
-            capsize=4, color="tab:orange")  # fmt: skip
-    ax2.axhline(SHEET, color="k", ls="--", lw=1, label="the sheet: 100 points")
-    ax2.set_xticks(np.arange(len(d)), list(runs))
-    ax2.set_ylabel("cautious minus counting, points per game")
-    ax2.set_title("Paired difference per deal")
-    ax2.set_ylim(0, max(SHEET, max(e.hi for e in d)) * 1.2)
-    ax2.legend(loc="upper right")
-    plot = save_figure(fig, out / "cautious_bags.png")
 
-    def verdict(e) -> str:
-        if abs(e.value - SHEET) <= CLOSE:
-            return f"about the sheet's {SHEET:.0f}"
-        return f"{'more' if e.value > SHEET else 'less'} than the sheet's {SHEET:.0f}"
-
-    def outcome(e) -> str:
-        if e.lo > 0:
-            return "the cautious side wins more often than counting despite the bags"
-        if e.hi < 0:
-            return "the cautious side loses more often than counting"
-        return "no clear difference in winning"
-
-    outcomes = {k: outcome(paired[k]["win_diff"]) for k in runs}
-    if len(set(outcomes.values())) == 1:
-        both_outcomes = f"in both matchups {outcomes['partnership']}"
-    else:
-        both_outcomes = f"for the partnership {outcomes['partnership']}; for one player {outcomes['one cautious']}"
-    dp, do = paired["partnership"]["penalty_points_diff"], paired["one cautious"]["penalty_points_diff"]
-    answer = (f"A cautious partnership pays {dp.value:.0f} more points of bag penalties per game than counting+tips on "
-              f"the same deals (95% CI {dp.lo:.0f} to {dp.hi:.0f}); one cautious player beside a counting partner "
-              f"{do.value:.0f} more ({do.lo:.0f} to {do.hi:.0f}): {verdict(dp)} for the partnership, "
-              f"{verdict(do)} for one player.")  # fmt: skip
+def engine_section(engine: Engine, sh: ShiftedRuns) -> str:
+    """The per-engine tables (the numbers behind one column of the verdict table)."""
+    figs, paired, who, counting = sh.figs, sh.paired, sh.who, sh.counting
 
     def row(k, name, side):
         f = figs[k][name]
@@ -100,49 +57,93 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2):
                 f"{f['win_rate'].fmt(1, percent=True)} |")  # fmt: skip
 
     def prow(k):
-        p = paired[k]
-        return (f"| {k} | {p['penalty_points_diff'].n:,} | {p['penalty_points_diff'].fmt(1, signed=True)} | "
-                f"{p['win_diff'].fmt(1, percent=True, signed=True)} | {p['margin'].fmt(0, signed=True)} |")
+        q = paired[k]
+        return (f"| {k} | {q['penalty_points_diff'].n:,} | {q['penalty_points_diff'].fmt(1, signed=True)} | "
+                f"{q['win_diff'].fmt(1, percent=True, signed=True)} | {q['margin'].fmt(0, signed=True)} |")
 
-    pc, pp = figs["partnership"][CAUTIOUS], figs["partnership"][COUNTING]
-    body = f"""Per side (mean over its games, with the interval over games):
+    return f"""### `{engine.play}`
+
+Per side (mean over its games, with the interval over games):
 
 | matchup | side | bag penalty points per game | bags per hand | sets per hand | hands per game | points per hand | win rate |
 |---|---|---|---|---|---|---|---|
-{row("partnership", CAUTIOUS, "cautious")}
-{row("partnership", COUNTING, "counting")}
-{row("one cautious", ONE, "cautious + counting partner")}
-{row("one cautious", COUNTING, "counting")}
+{row("partnership", who["partnership"], "cautious")}
+{row("partnership", counting, "counting")}
+{row("one cautious", who["one cautious"], "cautious + counting partner")}
+{row("one cautious", counting, "counting")}
 
-Paired over deals (each game id played in both seatings; cautious side minus counting side, each averaged over its
-two tables):
+Paired over deals (cautious side minus counting side, each averaged over its two tables):
 
 | matchup | deals | bag penalty points per game | win rate | final margin (points) |
 |---|---|---|---|---|
 {prow("partnership")}
-{prow("one cautious")}
+{prow("one cautious")}"""
 
-**What it means.** Bidding one trick under the count does pile up bags: the cautious partnership takes
-{pc['bags_per_hand'].value:.2f} bags per hand against {pp['bags_per_hand'].value:.2f} for counting at the same tables and
-pays {dp.value:.0f} more penalty points per game ({verdict(dp)}); one cautious player pays {do.value:.0f} more
-({verdict(do)}). Bags are not the whole story, though: bidding under the count also avoids sets (the cautious
-partnership is set on {pc['set_rate'].value:.1%} of hands, counting on {pp['set_rate'].value:.1%} at the same tables), and
-over whole games the cautious partnership's paired win rate difference is {paired['partnership']['win_diff'].fmt(1, percent=True, signed=True)}
-and one cautious player's {paired['one cautious']['win_diff'].fmt(1, percent=True, signed=True)}: {both_outcomes}.
-See [bid_totals](../bid_totals/README.md) for how high the counting bids run. ("About 100" here means within
-{CLOSE:.0f} points of 100.)"""
-    cmd = command(NAME, scale, out_dir, workers)
-    setup = (f"Two duplicate tournaments of {games:,} deals each (every game id played twice with the partnerships "
-             f"swapped, so {2 * games:,} games per tournament), standard rules (10 bags cost {RULES.bag_penalty} "
-             f"points), games stopped at {RULES.hand_cap} hands. `{ONE}` is a partnership whose first seat bids "
-             "`cautious` and whose second seat bids `counting`, both playing `tips`.")  # fmt: skip
+
+def main(out_dir=None, scale: float = 1.0, workers: int = 2, engines=ENGINE_NAMES):
+    """Bag penalty points per game of cautious bidders against counting (duplicate games), per play engine."""
+    exp = Experiment(NAME, out_dir, scale, workers, engines, GAMES)
+    out = exp.out
+    runs = {e.name: shifted_bidder_runs(exp, e, "cautious", "one cautious", exp.games(e)) for e in exp.engines}
+    pd.concat([r.frame for r in runs.values()], ignore_index=True).to_csv(out / "cautious_bags.csv", index=False)
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.5))
+    keys = ["partnership", "one cautious"]
+    width = 0.8 / len(runs)
+    colours = {"tips": "tab:gray", "expert": "tab:blue", "pimc": "tab:purple"}
+    for i, (k, sh) in enumerate(runs.items()):
+        for ax, figure in ((ax1, "penalty_points_diff"), (ax2, "win_diff")):
+            es = [sh.paired[m][figure] for m in keys]
+            scale_ = 100 if figure == "win_diff" else 1
+            ax.bar(np.arange(len(keys)) + (i - (len(runs) - 1) / 2) * width, [e.value * scale_ for e in es],
+                   width=width, color=colours.get(k), label=k, capsize=3,
+                   yerr=np.array([(e.value - e.lo, e.hi - e.value) for e in es]).T * scale_)  # fmt: skip
+    ax1.axhline(SHEET, color="k", ls="--", lw=1, label="the sheet: 100 points")
+    ax1.set_ylabel("cautious minus counting, bag penalty points per game")
+    ax1.set_title("Bag penalties: paired difference per deal", fontsize=10)
+    ax2.axhline(0, color="k", lw=0.8)
+    ax2.set_ylabel("cautious minus counting, win rate (% points)")
+    ax2.set_title("Win rate: paired difference per deal", fontsize=10)
+    for ax in (ax1, ax2):
+        ax.set_xticks(np.arange(len(keys)), keys)
+        ax.legend(fontsize=8)
+    plot = save_figure(fig, out / "cautious_bags.png")
+
+    claims = [
+        Claim("a cautious partnership pays about 100 points of bags per game", "bag penalty points per game, cautious "
+              "partnership minus counting (paired)", {k: (sh.paired["partnership"]["penalty_points_diff"],
+              verdict(sh.paired["partnership"]["penalty_points_diff"])) for k, sh in runs.items()}, 0, signed=True),
+        Claim("one cautious player pays about 100 points of bags per game", "the same, one cautious player beside a "
+              "counting partner", {k: (sh.paired["one cautious"]["penalty_points_diff"],
+              verdict(sh.paired["one cautious"]["penalty_points_diff"])) for k, sh in runs.items()}, 0, signed=True),
+        Claim("caution loses games (partnership)", "win rate, cautious partnership minus counting (paired)",
+              {k: (sh.paired["partnership"]["win_diff"], sign(sh.paired["partnership"]["win_diff"], "cautious wins more",
+                   "cautious loses more")) for k, sh in runs.items()}, 1, percent=True, signed=True),
+        Claim("caution loses games (one player)", "win rate, one cautious player's side minus counting (paired)",
+              {k: (sh.paired["one cautious"]["win_diff"], sign(sh.paired["one cautious"]["win_diff"],
+                   "cautious wins more", "cautious loses more")) for k, sh in runs.items()}, 1, percent=True,
+              signed=True),
+    ]  # fmt: skip
+    answer = answer_per_engine(claims[:1] + claims[2:3])
+    body = "\n\n".join(engine_section(ENGINES[k], sh) for k, sh in runs.items()) + f"""
+
+**What it means.** Bidding one trick under the count piles up bags, but it also avoids sets: the sheet's
+question is about bags, the win rate rows say whether the trade pays. A finding that holds under `tips` play only
+is a finding about that player: `expert` and `pimc` take tricks that tips gives away, which moves both the sets a
+counting bid suffers and the bags a cautious one collects. See [bid_totals](../bid_totals/README.md) for how high
+the counting bids run. ("About 100" here means within {CLOSE:.0f} points of 100.)"""
+    setup = (f"Per play engine, two duplicate tournaments (every game id played twice with the partnerships swapped), "
+             f"standard rules (10 bags cost {RULES.bag_penalty} points), games stopped at {RULES.hand_cap} hands: "
+             "`cautious+ENGINE` against `counting+ENGINE`, and `cautious/counting+ENGINE`, a partnership whose first "
+             "seat bids `cautious` and whose second bids `counting`, both playing the engine, against "
+             f"`counting+ENGINE`. {exp.budgets('deals')}")  # fmt: skip
     write_readme(out, title="Does the cautious bidder cost 100 points of bags per game?",
                  question="Does the cautious bidder (-1) cost its side about 100 points of bag penalties per game?",
                  claim="\"Un joueur qui en retire un par prudence coûte cent points de bags à son camp d'ici la fin de "
                        "la partie\" (a player who takes one off out of caution costs his side a hundred points of bags "
                        "by the end of the game).",
-                 answer=answer, body=body, cmd=cmd, setup=setup, seconds=timer.seconds, plots=[plot.name],
-                 csvs=["cautious_bags.csv"])  # fmt: skip
+                 answer=answer, body=body, cmd=exp.command, setup=setup, seconds=exp.timer.seconds,
+                 plots=[plot.name], csvs=["cautious_bags.csv"], verdicts=verdict_section(claims, exp.engines))  # fmt: skip
     return out
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
+import platform
 import shlex
 import sys
 import time
@@ -66,7 +68,8 @@ def chunk_size(count: int, duplicate: bool, largest: int = 5000) -> int:
     return max(1, min(largest, math.ceil(per_seating / 2)))
 
 
-def run_tournament(entrants: Sequence[Any], run_dir: Path, *, workers: int, **kwargs: Any) -> TournamentResult:
+def run_tournament(entrants: Sequence[Any], run_dir: Path, *, workers: int, engine: str = "",
+                   **kwargs: Any) -> TournamentResult:  # fmt: skip
     """Play (or resume, or reuse) a tournament in `run_dir`; a directory from another configuration
     (say a different scale) is cleared and played afresh."""
     count = kwargs.get("games") or kwargs.get("hands")
@@ -85,9 +88,14 @@ def run_tournament(entrants: Sequence[Any], run_dir: Path, *, workers: int, **kw
         timing.write_text(json.dumps({"seconds": previous + result.seconds, "hands": result.total_hands}))
     HANDS.append(result.total_hands)
     PLAY_SECONDS.append(json.loads(timing.read_text())["seconds"] if timing.exists() else float("nan"))
+    GAMES_PLAYED.append(result.total_games)
+    ENGINE_OF.append(engine)
     return result
 
 
+GAMES_PLAYED: list[int] = []
+ENGINE_OF: list[str] = []
+"""Per tournament of the current experiment, its games and the play engine it was played under ("" if none)."""
 HANDS: list[int] = []
 PLAY_SECONDS: list[float] = []
 """Seconds spent playing each tournament of the current experiment (a reused one reports the time it took
@@ -121,7 +129,7 @@ def mixed_partnership(first: str, second: str, label: str) -> Player:
 
 @dataclass
 class ShiftedRuns:
-    """A shifted bidder against counting+tips, as a whole partnership and as one seat beside a counting partner."""
+    """A shifted bidder against counting, as a whole partnership and as one seat beside a counting partner."""
 
     runs: dict[str, TournamentResult]
     who: dict[str, str]
@@ -129,25 +137,28 @@ class ShiftedRuns:
     figs: dict[str, dict[str, dict[str, Estimate]]]
     paired: dict[str, dict[str, Estimate]]
     frame: pd.DataFrame
+    counting: str
+    """The entrant name of the counting side."""
 
 
-def shifted_bidder_runs(player: str, one_label: str, one_key: str, out: Path, games: int, workers: int,
-                        counting: str = "counting+tips") -> ShiftedRuns:  # fmt: skip
-    """Duplicate tournaments of `player` (e.g. optimist+tips) against `counting`: key "partnership" has
-    both seats shifted; key `one_key` has only the first seat shifted (entrant `one_label`)."""
+def shifted_bidder_runs(exp: Experiment, engine: Engine, bid: str, one_key: str, games: int) -> ShiftedRuns:
+    """Duplicate tournaments of `bid` (e.g. optimist) against counting, both playing `engine`: key
+    "partnership" has both seats shifted; key `one_key` has only the first seat shifted (entrant
+    `bid/counting+PLAY`)."""
+    player, counting = engine.player(bid), engine.player("counting")
+    one_label = f"{bid}/{counting}"
     one = mixed_partnership(player, counting, one_label)
     runs = {
-        "partnership": run_tournament([player, counting], out / "run" / "partnership", workers=workers, games=games,
-                                      duplicate=True),
-        one_key: run_tournament([one, counting], out / "run" / "one", workers=workers, games=games, duplicate=True),
-    }  # fmt: skip
+        "partnership": exp.run(engine, [player, counting], "partnership", games=games, duplicate=True),
+        one_key: exp.run(engine, [one, counting], "one", games=games, duplicate=True),
+    }
     who = {"partnership": player, one_key: one_label}
     figs = {k: entrant_figures(r) for k, r in runs.items()}
     paired = {k: paired_figures(r, who[k]) for k, r in runs.items()}
-    frame = pd.concat([figures_frame(f, matchup=k) for k, f in figs.items()]
-                      + [figures_frame({who[k]: {f"paired_{n}": e for n, e in p.items()}}, matchup=k)
-                         for k, p in paired.items()], ignore_index=True)  # fmt: skip
-    return ShiftedRuns(runs, who, figs, paired, frame)
+    frame = pd.concat([figures_frame(f, matchup=k, engine=engine.name) for k, f in figs.items()]
+                      + [figures_frame({who[k]: {f"paired_{n}": e for n, e in p.items()}}, matchup=k,
+                                       engine=engine.name) for k, p in paired.items()], ignore_index=True)  # fmt: skip
+    return ShiftedRuns(runs, who, figs, paired, frame, counting)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -280,9 +291,12 @@ def save_figure(fig: plt.Figure, path: Path) -> Path:
     return path
 
 
-def command(name: str, scale: float, out_dir: str | Path | None, workers: int) -> str:
+def command(name: str, scale: float, out_dir: str | Path | None, workers: int,
+            engines: Sequence[str] | None = None) -> str:  # fmt: skip
     """The command line that reproduces an experiment run with these arguments."""
     parts = [".venv/bin/python", f"experiments/{name}.py"]
+    if engines is not None and tuple(engines) != ENGINE_NAMES:
+        parts += ["--engines", ",".join(engines)]
     if scale != 1.0:
         parts += ["--scale", f"{scale:g}"]
     if out_dir is not None and Path(out_dir).resolve() != (ROOT / "results" / name).resolve():
@@ -308,10 +322,12 @@ def markdown_table(frame: pd.DataFrame, floatfmt: str = "{:.3f}") -> str:
 
 def write_readme(
     out: Path, *, title: str, question: str, claim: str, answer: str, body: str, cmd: str, setup: str,
-    seconds: float, plots: Sequence[str], csvs: Sequence[str],
+    seconds: float, plots: Sequence[str], csvs: Sequence[str], verdicts: str = "",
 ) -> Path:  # fmt: skip
-    """README.md of one experiment. `answer` is a one-line verdict (also used by the top-level README)."""
+    """README.md of one experiment. `answer` is a one-line verdict (also used by the top-level README);
+    `verdicts` (from `verdict_section`) puts the verdicts per play engine side by side before the numbers."""
     hands_played = sum(HANDS)
+    verdicts = f"## Verdict per play engine\n\n{verdicts}\n\n" if verdicts else ""
     images = "\n".join(f"![{Path(p).stem}]({p})" for p in plots)
     files = ", ".join(f"[`{c}`]({c})" for c in csvs)
     text = f"""# {title}
@@ -324,7 +340,7 @@ def write_readme(
 
 {images}
 
-## Numbers
+{verdicts}## Numbers
 
 {body}
 
@@ -343,22 +359,28 @@ Data: {files}. Every number above is computed by the script from the games it pl
 Playing the games took {sum(PLAY_SECONDS):.0f} s ({len(PLAY_SECONDS)} tournament{"s" if len(PLAY_SECONDS) != 1 else ""}, {hands_played:,} hands, 2 worker
 processes unless the command says otherwise); the last run of the script took {seconds:.0f} s in all (spades-lab {sl.__version__}, seed {SEED}). The tournament working
 directories are under `run/` (ignored by git); running the command again reuses them and only rewrites this
-README, the CSV and the plots.
+README, the CSV and the plots. `make experiments` reruns every experiment (`experiments/run_all.py`).
+{engine_runs()}
+Machine: {machine()}.
 """
     path = out / "README.md"
     path.write_text(text)
     return path
 
 
-def cli(name: str, main: Callable[..., Any], argv: Sequence[str] | None = None) -> None:
-    """The command line of an experiment script: --scale, --out, --workers."""
+def cli(name: str, main: Callable[..., Any], argv: Sequence[str] | None = None, engines: bool = True) -> None:
+    """The command line of an experiment script: --scale, --out, --workers and (`engines`) --engines."""
     parser = argparse.ArgumentParser(prog=f"experiments/{name}.py", description=main.__doc__)
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every game/hand count (default 1)")
     parser.add_argument("--out", default=None, help=f"output directory (default results/{name})")
     parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    if engines:
+        parser.add_argument("--engines", default=",".join(ENGINE_NAMES),
+                            help=f"play engines to run, comma-separated (default {','.join(ENGINE_NAMES)})")
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    out = main(args.out, args.scale, args.workers)
+    extra = {"engines": tuple(args.engines.split(","))} if engines else {}
+    out = main(args.out, args.scale, args.workers, **extra)
     print(f"{name}: wrote {out} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
 
 
@@ -367,9 +389,227 @@ class Timer:
 
     def __init__(self) -> None:
         self.start = time.perf_counter()
-        PLAY_SECONDS.clear()
-        HANDS.clear()
+        for records in (PLAY_SECONDS, HANDS, GAMES_PLAYED, ENGINE_OF):
+            records.clear()
 
     @property
     def seconds(self) -> float:
         return time.perf_counter() - self.start
+
+
+# ----------------------------------------------------------------------------------------------
+# Play engines (issue 14): every experiment answers its question under three card players
+
+
+@dataclass(frozen=True)
+class Engine:
+    """One card-play engine an experiment is run under, with the budget it runs at.
+
+    Players are named `<bid>+<play>` (docs/players.md); `params` are the engine's own parameters, put
+    first in the play's parentheses, before any switch an experiment turns off."""
+
+    name: str
+    params: tuple[str, ...] = ()
+    minimum: int = 20
+    """The fewest games (or deals) a tiny-scale run plays (tests run every script at scale 0.001)."""
+    in_process: bool = False
+    """Play in the script's process (workers=1): the DD solver of `pimc` cannot be cached and compiles in
+    every new process (tens of seconds), so one process that compiles it once beats two that each do."""
+
+    @property
+    def play(self) -> str:
+        """The play spec as it appears in player names: `tips`, `pimc(worlds=8, max_tricks=5)`."""
+        return f"{self.name}({', '.join(self.params)})" if self.params else self.name
+
+    def player(self, bid: str, *off: str) -> str:
+        """`bid` playing this engine with the switches `off` turned off: `counting+expert(-nil_coverage)`."""
+        args = [*self.params, *(f"-{s}" for s in off)]
+        return f"{bid}+{self.name}" + (f"({', '.join(args)})" if args else "")
+
+    def workers(self, workers: int) -> int:
+        return 1 if self.in_process else workers
+
+
+PIMC_WORLDS = 8
+PIMC_MAX_TRICKS = 5
+"""The experiments' pimc budget: 8 sampled worlds per decision, searching only the last 5 tricks (the
+player's defaults are 32 and 7). Measured in one process on the shared 2-core machine, both sides pimc,
+10 duplicate deals (20 games, ~300 hands): 3.6 s of play at (8, 5), 6.0 s at (16, 5), 24.6 s at (8, 7)
+and 2.9 s for the expert (probe of 2026-12-01; the first pimc call adds the solver's compile)."""
+
+ENGINES: dict[str, Engine] = {
+    "tips": Engine("tips"),
+    "expert": Engine("expert"),
+    "pimc": Engine("pimc", (f"worlds={PIMC_WORLDS}", f"max_tricks={PIMC_MAX_TRICKS}"), minimum=4, in_process=True),
+}
+ENGINE_NAMES: tuple[str, ...] = tuple(ENGINES)
+
+
+class Experiment:
+    """The preamble every experiment script shares: timer, output folder, scale, workers and engines.
+
+    `games` is the game (or deal) count at scale 1 per engine; `run` plays one tournament of an engine
+    in `OUT/run/ENGINE/SUB`."""
+
+    def __init__(self, name: str, out_dir: str | Path | None, scale: float, workers: int,
+                 engines: Sequence[str] = ENGINE_NAMES, games: dict[str, int] | None = None) -> None:  # fmt: skip
+        self.timer = Timer()
+        self.name, self.out_dir, self.scale, self.workers = name, out_dir, scale, workers
+        self.out = out_path(name, out_dir)
+        unknown = [e for e in engines if e not in ENGINES]
+        if unknown:
+            raise ValueError(f"unknown play engines {unknown}: choose from {list(ENGINES)}")
+        self.engines = [ENGINES[e] for e in engines]
+        self.base_games = games or {}
+
+    def games(self, engine: Engine) -> int:
+        return scaled(self.base_games[engine.name], self.scale, engine.minimum)
+
+    def run(self, engine: Engine, entrants: Sequence[Any], sub: str = "", **kwargs: Any) -> TournamentResult:
+        run_dir = self.out / "run" / engine.name / sub if sub else self.out / "run" / engine.name
+        return run_tournament(entrants, run_dir, workers=engine.workers(self.workers), engine=engine.name, **kwargs)
+
+    @property
+    def command(self) -> str:
+        return command(self.name, self.scale, self.out_dir, self.workers, [e.name for e in self.engines])
+
+    def budgets(self, unit: str = "deals") -> str:
+        """One sentence: what each engine played, at scale 1 times `--scale`."""
+        parts = [f"`{e.play}` {self.games(e):,} {unit}" for e in self.engines]
+        return ("Play engines and budgets (per tournament): " + "; ".join(parts) + ". pimc plays in the script's "
+                "process (its solver compiles once per process), the others on the worker processes.")
+
+
+def engine_runs() -> str:
+    """A table of the current experiment's tournaments per engine: games, hands, seconds of play."""
+    if not any(ENGINE_OF):
+        return ""
+    rows = {}
+    for engine, games, hands, seconds in zip(ENGINE_OF, GAMES_PLAYED, HANDS, PLAY_SECONDS):
+        row = rows.setdefault(engine or "-", [0, 0, 0, 0.0])
+        row[0] += 1
+        row[1] += games
+        row[2] += hands
+        row[3] += seconds
+    lines = [f"| {e} | {r[0]} | {r[1]:,} | {r[2]:,} | {r[3]:.0f} |" for e, r in rows.items()]
+    return ("\nPer play engine:\n\n| engine | tournaments | games | hands | seconds of play |\n|---|---|---|---|---|\n"
+            + "\n".join(lines) + "\n")
+
+
+def machine() -> str:
+    """The machine a run was made on, for the README: CPU model, cores, OS, Python."""
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (f"{model}, {os.cpu_count()} cores (shared with other jobs), {platform.system()} {platform.release()}, "
+            f"Python {platform.python_version()}")
+
+
+@dataclass
+class Claim:
+    """One verdict of an experiment, per play engine: the figure it rests on and the verdict's words."""
+
+    claim: str
+    figure: str
+    per_engine: dict[str, tuple[Estimate, str]]
+    """engine name -> (the figure with its 95% interval, the verdict)."""
+    digits: int = 1
+    percent: bool = False
+    signed: bool = False
+
+    def cell(self, engine: str) -> str:
+        if engine not in self.per_engine:
+            return "not run"
+        e, verdict = self.per_engine[engine]
+        return f"**{verdict}**: {self.figure_text(e)}"
+
+    def figure_text(self, e: Estimate) -> str:
+        if math.isnan(e.value) or math.isnan(e.lo):
+            return f"not measurable ({e.n} samples)"
+        return e.fmt(self.digits, percent=self.percent, signed=self.signed)
+
+    inconclusive: str = "no measurable difference"
+    """The verdict that says the interval cannot tell: it neither confirms nor contradicts the others."""
+
+    def definite(self) -> dict[str, str]:
+        return {e: v for e, (_, v) in self.per_engine.items() if v != self.inconclusive}
+
+    @property
+    def holds(self) -> bool:
+        """Every engine gives the same verdict (none of them inconclusive)."""
+        return len({v for _, v in self.per_engine.values()}) == 1 and bool(self.definite())
+
+    @property
+    def flips(self) -> bool:
+        """Two engines give different verdicts, neither of them inconclusive."""
+        return len(set(self.definite().values())) > 1
+
+    @property
+    def changes(self) -> bool:
+        """Not a flip, but an effect one engine measures is absent under another whose interval excludes it."""
+        if self.holds or self.flips:
+            return False
+        measured = [e for e, v in self.definite().items()]
+        unclear = [est for _, (est, v) in self.per_engine.items() if v == self.inconclusive]
+        return any(not (u.lo <= self.per_engine[e][0].value <= u.hi) for e in measured for u in unclear)
+
+    def across(self) -> str:
+        verdicts = {e: v for e, (_, v) in self.per_engine.items()}
+        if self.holds:
+            return f"holds across {', '.join(verdicts)} ({next(iter(verdicts.values()))})"
+        if self.flips:
+            return "flips: " + ", ".join(f"{e} {v}" for e, v in verdicts.items())
+        if self.changes:
+            return ("changes: " + ", ".join(f"{e} {v}" for e, v in verdicts.items())
+                    + " (the no-difference interval excludes the effect the other engine measures)")
+        unclear = [e for e, v in verdicts.items() if v == self.inconclusive]
+        definite = self.definite()
+        if definite:
+            return (f"{', '.join(definite)} agree ({next(iter(definite.values()))}); {', '.join(unclear)} cannot tell "
+                    "(its interval allows both the verdict and none): no flip")
+        return f"{self.inconclusive} under every engine"
+
+    def status(self) -> str:
+        if self.holds:
+            return "holds across engines"
+        if self.flips:
+            return "the verdict flips"
+        return "the effect changes with the engine" if self.changes else "no engine contradicts it"
+
+
+def sign(e: Estimate, above: str, below: str, neither: str = "no measurable difference") -> str:
+    """The verdict of a difference: `above` if its interval is above 0, `below` if below, else `neither`."""
+    return above if e.lo > 0 else (below if e.hi < 0 else neither)
+
+
+def verdict_section(claims: Sequence[Claim], engines: Sequence[Engine]) -> str:
+    """The side-by-side verdict table, then which verdicts hold across engines and which flip."""
+    names = [e.name for e in engines]
+    head = "| claim | figure | " + " | ".join(f"`{e.play}`" for e in engines) + " |"
+    rule = "|---|---|" + "---|" * len(names)
+    rows = [f"| {c.claim} | {c.figure} | " + " | ".join(c.cell(n) for n in names) + " |" for c in claims]
+    held = [c for c in claims if c.holds]
+    flipped = [c for c in claims if c.flips]
+    changed = [c for c in claims if c.changes]
+    unclear = len(claims) - len(held) - len(flipped) - len(changed)
+    lines = [f"- {c.claim}: {c.across()}." for c in claims]
+    summary = (f"{len(held)} of {len(claims)} verdicts hold across the {len(names)} engines, {len(flipped)} flip "
+               f"(opposite measured verdicts), {len(changed)} change (an effect measured under one engine is absent "
+               "under another, whose interval excludes it)"
+               + (f", {unclear} agree where the intervals can tell" if unclear else "") + ":")
+    return "\n".join([head, rule, *rows, "", summary, "", *lines])
+
+
+def answer_per_engine(claims: Sequence[Claim]) -> str:
+    """The one-line answer: each claim's verdict per engine, and whether it holds."""
+    parts = []
+    for c in claims:
+        per = "; ".join(f"{e} {v} ({c.figure_text(est).replace('95% CI ', '')})"
+                        for e, (est, v) in c.per_engine.items())
+        parts.append(f"{c.claim[0].upper()}{c.claim[1:]}: {per}; {c.status()}.")
+    return " ".join(parts)

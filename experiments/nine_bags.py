@@ -1,8 +1,8 @@
 """At nine bags, is bidding the extra trick better than the borderline count?
 
-One duplicate tournament: counting+tips (bag-aware: a side at 9 bags, modulo 10, rounds a count
-whose fractional part is at least .5 up) against counting(bag_aware=False)+tips (always rounds
-down). Two looks at it:
+Per play engine (tips, expert, pimc), one duplicate tournament: counting (bag-aware: a side at 9 bags,
+modulo 10, rounds a count whose fractional part is at least .5 up) against counting(bag_aware=False)
+(always rounds down), every seat playing the engine. Two looks at it:
 
 - Whole games: win rate and final margin, paired deal by deal.
 - The hands where it matters. Both seatings of a game id play the same deals, and the two bidders
@@ -19,27 +19,29 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from common import (
+    ENGINE_NAMES,
+    ENGINES,
     RULES,
-    Estimate,
-    Timer,
+    Claim,
+    Engine,
+    Experiment,
+    answer_per_engine,
     cli,
-    command,
     entrant_figures,
     figures_frame,
     mean_estimate,
-    out_path,
     paired_figures,
-    run_tournament,
     save_figure,
-    scaled,
+    sign,
+    verdict_section,
     wilson_estimate,
     write_readme,
 )
 
 NAME = "nine_bags"
-GAMES = 20_000
-AWARE = "counting+tips"
-PLAIN = "counting(bag_aware=False)+tips"
+GAMES = {"tips": 10_000, "expert": 10_000, "pimc": 100}
+"""Games (or duplicate deals) per tournament at scale 1, per play engine: the machine is 2 shared cores, so
+the budget of the whole `make experiments` is about half an hour; pimc is the expensive one."""
 SEATS = {0: (0, 2), 1: (1, 3)}
 COLUMNS = ["seating", "game", "hand", *(f"bid{s}" for s in range(4)), *(f"tricks{s}" for s in range(4)),
            "score_before0", "score_before1", "bags_before0", "bags_before1", "hand_score0", "hand_score1",
@@ -114,12 +116,11 @@ def later_nine_bag_hands(hands: pd.DataFrame, samples: pd.DataFrame, up_seating,
     return out
 
 
-def main(out_dir=None, scale: float = 1.0, workers: int = 2):
-    """Bag-aware overbidding at nine bags: duplicate games and the exact hands where it changes the bid."""
-    timer = Timer()
-    out = out_path(NAME, out_dir)
-    games = scaled(GAMES, scale)
-    result = run_tournament([AWARE, PLAIN], out / "run", workers=workers, games=games, duplicate=True)
+def measure(exp: Experiment, engine: Engine) -> dict:
+    """One engine's duplicate tournament and its divergent hands."""
+    AWARE, PLAIN = engine.player("counting"), engine.player("counting(bag_aware=False)")
+    games = exp.games(engine)
+    result = exp.run(engine, [AWARE, PLAIN], games=games, duplicate=True)
     figs = entrant_figures(result)
     paired = paired_figures(result, AWARE)
 
@@ -172,59 +173,19 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2):
                          + [{"look": "divergent hands", "entrant": "", "figure": "samples", "value": n},
                             {"look": "divergent hands", "entrant": "", "figure": "samples_extra_2",
                              "value": int((samples["extra_tricks"] >= 2).sum())}])]  # fmt: skip
-    pd.concat(rows, ignore_index=True).to_csv(out / "nine_bags.csv", index=False)
-    samples.to_csv(out / "run" / "nine_bags_hands.csv", index=False)  # a per-hand table: kept out of git
+    frame = pd.concat(rows, ignore_index=True).assign(engine=engine.name)
+    samples.to_csv(exp.out / "run" / engine.name / "nine_bags_hands.csv", index=False)  # per hand: kept out of git
+    return {"AWARE": AWARE, "PLAIN": PLAIN, "games": games, "figs": figs, "paired": paired, "rate": rate,
+            "diff": diff, "means": means, "counts": counts, "n": n, "samples": samples, "frame": frame}
 
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.5))
-    labels = {"set": "set this hand", "penalty": "10th-bag penalty\nthis hand", "won": "won the game"}
-    x = np.arange(len(labels))
-    for offset, (v, colour, text) in zip((-0.2, 0.2), (("floor", "tab:blue", "bid the floor"),
-                                                        ("up", "tab:orange", "bid floor + 1"))):  # fmt: skip
-        es = [rate[k][v] for k in labels]
-        ax1.bar(x + offset, [e.value * 100 for e in es], width=0.4, color=colour, label=text,
-                yerr=np.array([(e.value - e.lo, e.hi - e.value) for e in es]).T * 100, capsize=3)  # fmt: skip
-    ax1.set_xticks(x, list(labels.values()))
-    ax1.set_ylabel("% of divergent hands")
-    ax1.set_title(f"Side at 9 bags with a borderline count ({n:,} hands)")
-    ax1.legend()
-    keys = {"hand_points": "side's points\nthis hand", "hand_margin": "points vs opponents\nthis hand",
-            "final_margin": "final score margin\n(whole game)"}  # fmt: skip
-    es = [diff[k] for k in keys]
-    ax2.bar(np.arange(len(es)), [e.value for e in es], color="tab:orange",
-            yerr=np.array([(e.value - e.lo, e.hi - e.value) for e in es]).T, capsize=4)  # fmt: skip
-    ax2.axhline(0, color="k", lw=0.8)
-    ax2.set_xticks(np.arange(len(es)), list(keys.values()))
-    ax2.set_ylabel("floor + 1 minus floor (points)")
-    ax2.set_title("Paired difference, same deal and state")
-    plot = save_figure(fig, out / "nine_bags.png")
 
-    fig, ax = plt.subplots(figsize=(6, 4))
-    names = [AWARE, PLAIN]
-    es = [figs[k]["win_rate"] for k in names]
-    ax.bar([0, 1], [e.value * 100 for e in es], yerr=np.array([(e.value - e.lo, e.hi - e.value) for e in es]).T * 100,
-           capsize=4, color=["tab:orange", "tab:blue"])  # fmt: skip
-    ax.axhline(50, color="k", lw=0.8, ls="--")
-    ax.set_xticks([0, 1], ["bag-aware\n(counting+tips)", "always floor\n(bag_aware=False)"])
-    ax.set_ylabel("win rate (%)")
-    lo = min(e.lo for e in es) * 100
-    ax.set_ylim(max(0, lo - 5), 100 - max(0, lo - 5))
-    ax.set_title(f"Duplicate games, {games:,} deals\npaired win difference {paired['win_diff'].fmt(1, percent=True, signed=True)}",
-                 fontsize=9)  # fmt: skip
-    plot2 = save_figure(fig, out / "nine_bags_games.png")
+def engine_section(engine: Engine, r: dict) -> str:
+    """The per-engine tables (the numbers behind one column of the verdict table)."""
+    AWARE, PLAIN, figs, paired, rate, diff, means, counts, n, samples = (
+        r[k] for k in ("AWARE", "PLAIN", "figs", "paired", "rate", "diff", "means", "counts", "n", "samples"))
+    return f"""### `{engine.play}`
 
-    def sign(e: Estimate, better: str, worse: str) -> str:
-        return better if e.lo > 0 else (worse if e.hi < 0 else "no measurable difference")
-
-    hand_word = sign(diff["hand_margin"], "the extra trick comes out ahead", "the extra trick comes out behind")
-    game_word = sign(paired["win_diff"], "the bag-aware bidder wins more", "the bag-aware bidder wins less")
-    yes_no = "Yes" if paired["win_diff"].lo > 0 else ("No" if paired["win_diff"].hi < 0 else "Not measurably")
-    answer = (f"{yes_no}. On the {n:,} hands where a side at 9 bags had a borderline count, bidding floor + 1 was set "
-              f"{rate['set']['up'].value:.1%} of the time instead of {rate['set']['floor'].value:.1%} and paid the "
-              f"tenth-bag penalty {rate['penalty']['up'].value:.1%} instead of {rate['penalty']['floor'].value:.1%}, "
-              f"a net {diff['hand_margin'].fmt(1, signed=True)} points against the opponents on the hand; over whole "
-              f"duplicate games the bag-aware bidder's paired win rate difference is "
-              f"{paired['win_diff'].fmt(1, percent=True, signed=True)}.")  # fmt: skip
-    body = f"""**The hands where it matters** ({n:,} first divergent hands out of {counts["games"]:,} deals;
+**The hands where it matters** ({n:,} first divergent hands out of {counts["games"]:,} deals;
 {counts["divergent_games"]:,} deals diverged at all, {counts["both_sides"]:,} of them with both sides at 9 bags and
 borderline at once, left out; the extra trick was 2 tricks, both partners borderline, in
 {int((samples["extra_tricks"] >= 2).sum()):,} hands):
@@ -240,11 +201,7 @@ borderline at once, left out; the extra trick was 2 tricks, both partners border
 | side's contract this hand | {means["contract"]["floor"].fmt(2)} | {means["contract"]["up"].fmt(2)} | {diff["contract"].fmt(2, signed=True)} |
 | later hands of the game entered at 9 bags | {means["later_nine"]["floor"].fmt(2)} | {means["later_nine"]["up"].fmt(2)} | {diff["later_nine"].fmt(2, signed=True)} |
 
-The "won the game" and "final score margin" rows follow the rest of the game, in which the side keeps bidding
-bag-aware (or not) and the opponents do the opposite; the hand rows are an exact counterfactual (same cards, score
-and bags, only the side's bid differs). The script also writes every sample, one row per divergent hand, to `run/nine_bags_hands.csv` (not committed).
-
-**Whole games** (duplicate, {games:,} deals, each played in both seatings):
+**Whole games** (duplicate, {r["games"]:,} deals, each played in both seatings):
 
 | | bag-aware (`{AWARE}`) | always floor (`{PLAIN}`) |
 |---|---|---|
@@ -254,30 +211,85 @@ and bags, only the side's bid differs). The script also writes every sample, one
 | points per hand | {figs[AWARE]["points_per_hand"].value:.2f} | {figs[PLAIN]["points_per_hand"].value:.2f} |
 
 Paired per deal (bag-aware minus always floor): win rate {paired["win_diff"].fmt(2, percent=True, signed=True)},
-final margin {paired["margin"].fmt(1, signed=True)} points.
+final margin {paired["margin"].fmt(1, signed=True)} points. The spot comes up (for the first time) in
+{n / counts["games"]:.0%} of deals."""
 
-**What it means.** The sheet's arithmetic: a set costs the contract (-10 a trick: here the side's contract averages
-{means["contract"]["up"].value:.1f} tricks when it bids the extra trick, so a set costs about {10 * means["contract"]["up"].value:.0f}, not 50), the tenth bag -100. At the
-exact spot it describes (9 bags, a count ending in a half), rounding up cuts the chance of the tenth-bag penalty from
-{rate["penalty"]["floor"].value:.1%} to {rate["penalty"]["up"].value:.1%} but raises the chance of being set from
-{rate["set"]["floor"].value:.1%} to {rate["set"]["up"].value:.1%}; on the hand's points against the opponents
-{hand_word} ({diff["hand_margin"].fmt(1, signed=True)} points). A set side takes no bags, so it stays at 9 bags:
-the side that bid the extra trick enters {diff["later_nine"].fmt(2, signed=True)} more later hands of the game at 9 bags,
-and faces the same choice again. Over the rest of the game, the deals where the spot came up end
-{diff["final_margin"].fmt(0, signed=True)} points and {diff["won"].fmt(1, percent=True, signed=True)} in win rate for the
-side that rounds up. The spot comes up (for the first time) in {n / counts["games"]:.0%} of deals; over all deals {game_word}
-({paired["win_diff"].fmt(2, percent=True, signed=True)})."""
-    cmd = command(NAME, scale, out_dir, workers)
-    setup = (f"One duplicate tournament of {games:,} deals ({2 * games:,} games), standard rules, games stopped at "
-             f"{RULES.hand_cap} hands. `{AWARE}` is the full counting bidder (bag-aware at 9 bags: margin 1, borderline "
-             f"0.5); `{PLAIN}` always rounds down. Both play `tips`.")  # fmt: skip
+
+def main(out_dir=None, scale: float = 1.0, workers: int = 2, engines=ENGINE_NAMES):
+    """Bag-aware overbidding at nine bags, per play engine: duplicate games and the exact hands where it changes the bid."""
+    exp = Experiment(NAME, out_dir, scale, workers, engines, GAMES)
+    out = exp.out
+    m = {e.name: measure(exp, e) for e in exp.engines}
+    pd.concat([r["frame"] for r in m.values()], ignore_index=True).to_csv(out / "nine_bags.csv", index=False)
+
+    colours = {"tips": "tab:gray", "expert": "tab:blue", "pimc": "tab:purple"}
+    width = 0.8 / len(m)
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.5))
+    labels = {"set": "set", "penalty": "10th-bag\npenalty", "won": "won the\ngame"}
+    keys = {"hand_points": "side's points\nthis hand", "hand_margin": "vs opponents\nthis hand"}
+    for i, (k, r) in enumerate(m.items()):
+        off = (i - (len(m) - 1) / 2) * width
+        es = [r["diff"][x] for x in labels]
+        ax1.bar(np.arange(len(labels)) + off, [e.value * 100 for e in es], width=width, color=colours.get(k), label=k,
+                yerr=np.array([(e.value - e.lo, e.hi - e.value) for e in es]).T * 100, capsize=3)  # fmt: skip
+        es = [r["diff"][x] for x in keys]
+        ax2.bar(np.arange(len(keys)) + off, [e.value for e in es], width=width, color=colours.get(k), label=k,
+                yerr=np.array([(e.value - e.lo, e.hi - e.value) for e in es]).T, capsize=3)  # fmt: skip
+    for ax, names, unit in ((ax1, labels, "% points"), (ax2, keys, "points")):
+        ax.axhline(0, color="k", lw=0.8)
+        ax.set_xticks(np.arange(len(names)), list(names.values()))
+        ax.set_ylabel(f"floor + 1 minus floor ({unit})")
+        ax.legend(fontsize=8)
+    ax1.set_title("Side at 9 bags with a borderline count: paired, same deal and state", fontsize=9)
+    ax2.set_title("Points on the divergent hand", fontsize=9)
+    plot = save_figure(fig, out / "nine_bags.png")
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    es = [r["paired"]["win_diff"] for r in m.values()]
+    ax.bar(np.arange(len(m)), [e.value * 100 for e in es], color=[colours.get(k) for k in m], capsize=4,
+           yerr=np.array([(e.value - e.lo, e.hi - e.value) for e in es]).T * 100)  # fmt: skip
+    ax.axhline(0, color="k", lw=0.8)
+    ax.set_xticks(np.arange(len(m)), list(m))
+    ax.set_ylabel("bag-aware minus always floor, win rate (% points)")
+    ax.set_title("Whole duplicate games, paired per deal", fontsize=9)
+    plot2 = save_figure(fig, out / "nine_bags_games.png")
+
+    claims = [
+        Claim("bag-aware rounding wins games", "win rate, bag-aware minus always floor (paired per deal)",
+              {k: (r["paired"]["win_diff"], sign(r["paired"]["win_diff"], "yes", "no")) for k, r in m.items()}, 2,
+              percent=True, signed=True),
+        Claim("the extra trick pays on the hand", "points minus opponents' on the divergent hand, floor + 1 minus floor",
+              {k: (r["diff"]["hand_margin"], sign(r["diff"]["hand_margin"], "ahead", "behind")) for k, r in m.items()},
+              1, signed=True),
+        Claim("the extra trick avoids the tenth bag", "tenth-bag penalty on the hand, floor + 1 minus floor",
+              {k: (r["diff"]["penalty"], sign(r["diff"]["penalty"], "more penalties", "fewer penalties"))
+               for k, r in m.items()}, 1, percent=True, signed=True),
+        Claim("the extra trick costs sets", "set on the hand, floor + 1 minus floor",
+              {k: (r["diff"]["set"], sign(r["diff"]["set"], "more sets", "fewer sets")) for k, r in m.items()}, 1,
+              percent=True, signed=True),
+    ]  # fmt: skip
+    answer = answer_per_engine(claims[:2])
+    body = "\n\n".join(engine_section(ENGINES[k], r) for k, r in m.items()) + """
+
+The "won the game" and "final score margin" rows follow the rest of the game, in which the side keeps bidding
+bag-aware (or not) and the opponents do the opposite; the hand rows are an exact counterfactual (same cards, score
+and bags, only the side's bid differs). The script also writes every sample, one row per divergent hand, to
+`run/ENGINE/nine_bags_hands.csv` (not committed).
+
+**What it means.** The sheet's arithmetic: a set costs the contract (-10 a trick, so a set of a 6-trick contract
+costs about 60, not 50), the tenth bag -100. A set side takes no bags, so it stays at 9 bags and faces the same
+choice again. The engines differ in how many tricks the side actually takes, which moves both the set and the
+bag odds of the extra trick."""
+    setup = (f"Per play engine, one duplicate tournament, standard rules, games stopped at {RULES.hand_cap} hands: "
+             "`counting+ENGINE` (bag-aware at 9 bags: margin 1, borderline 0.5) against "
+             f"`counting(bag_aware=False)+ENGINE` (always rounds down). {exp.budgets('deals')}")  # fmt: skip
     write_readme(out, title="At nine bags, bid the extra trick?",
                  question="At nine bags, is bidding the extra trick better than the borderline count?",
                  claim="\"Vous êtes à neuf bags avec une main limite : annoncez le pli supplémentaire. Moins cinquante "
                        "pour une chute vaut mieux que moins cent pour le dixième bag.\" (at nine bags with a borderline "
                        "hand, bid the extra trick: -50 for a set beats -100 for the tenth bag.)",
-                 answer=answer, body=body, cmd=cmd, setup=setup, seconds=timer.seconds, plots=[plot.name, plot2.name],
-                 csvs=["nine_bags.csv"])  # fmt: skip
+                 answer=answer, body=body, cmd=exp.command, setup=setup, seconds=exp.timer.seconds,
+                 plots=[plot.name, plot2.name], csvs=["nine_bags.csv"], verdicts=verdict_section(claims, exp.engines))  # fmt: skip
     return out
 
 

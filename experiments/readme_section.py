@@ -32,7 +32,7 @@ def play_time(name: str) -> str:
     """'  # N s of play' from the experiment's README, if it has been run."""
     path = ROOT / "results" / name / "README.md"
     found = re.search(r"Playing the games took (\d+) s", path.read_text()) if path.exists() else None
-    return f"  # {found.group(1)} s of play on 2 workers (last run)" if found else ""
+    return f"  # {found.group(1)} s of play (last run)" if found else ""
 
 
 def section() -> str:
@@ -42,14 +42,24 @@ def section() -> str:
     return f"""{HEADING}
 
 `experiments/` holds one script per question that the cheat sheet raises (issue 6). Each plays fixed-seed
-tournaments (2 worker processes, a few minutes at most) and writes `results/NAME/`: a CSV of the numbers, PNG
-plots, and a README with the numbers, their 95% intervals, what they mean and the command that reproduced them.
-The tournaments' working directories go to `results/NAME/run/` (ignored by git); running a script again reuses
-them. Run them from the repository root after `make install`; every script takes `--scale` (multiply the game
-counts), `--out DIR` and `--workers K`, and exposes `main(out_dir, scale, workers)` (`tests/test_experiments.py`
-runs each at a tiny scale).
+tournaments and writes `results/NAME/`: a CSV of the numbers, PNG plots, and a README with the numbers, their
+95% intervals, what they mean, the command, the seed, the run time and the machine. Every sheet question is
+answered under three card-play engines (issue 14), `tips` (the sheet's play), `expert` and `pimc` (search on the
+double-dummy solver, run at a reduced budget, `pimc(worlds=8, max_tricks=5)`, and on fewer games: each README
+says how many); each README puts the verdicts per engine side by side with their intervals and says which hold
+across engines and which flip. A finding that holds under `tips` only is a finding about that player.
+
+`make experiments` regenerates every results folder and this section (`experiments/run_all.py`, one process so
+the DD solver compiles once; it is not part of `make test`). The last full run took 35 minutes of wall time on the
+shared, loaded 2-core machine, as two processes side by side (`run_all.py --engines tips,expert` and
+`run_all.py --engines pimc`, then `run_all.py` to render, reusing every tournament); pimc is most of it. Run scripts from the
+repository root after `make install`; every sheet script takes `--scale` (multiply the game counts), `--out DIR`,
+`--workers K` and `--engines tips,expert,pimc`, and exposes `main(out_dir, scale, workers, engines)`
+(`tests/test_experiments.py` runs each at a tiny scale). The tournaments' working directories go to
+`results/NAME/run/` (ignored by git); running a script again reuses them.
 
 ```sh
+make experiments                                          # all of them, then this section
 {commands}
 .venv/bin/python experiments/readme_section.py --write   # refresh this section from the results
 ```

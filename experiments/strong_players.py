@@ -294,4 +294,4 @@ when another is off (two doing the same job) shows up here as worth little.
 
 
 if __name__ == "__main__":
-    cli(NAME, main)
+    cli(NAME, main, engines=False)

@@ -27,6 +27,12 @@ def test_experiment_writes_csv_png_readme(name: str, tmp_path: Path) -> None:
     if name == "strong_players":
         kwargs = {"switches": ("keep_setting",)}
     out = module.main(tmp_path / name, scale=0.001, workers=1, **kwargs)
+    if name != "strong_players":  # every sheet question, under each play engine
+        readme = (out / "README.md").read_text()
+        verdicts = readme.split("## Verdict per play engine")[1].split("## Numbers")[0]
+        for engine in ("`tips`", "`expert`", "`pimc(worlds="):
+            assert engine in verdicts.splitlines()[2], engine
+        assert "Machine: " in readme and "seed 6" in readme and "| pimc |" in readme
     assert Path(out) == tmp_path / name
     csvs, pngs = list(out.glob("*.csv")), list(out.glob("*.png"))
     assert csvs and all(p.stat().st_size > 0 for p in csvs)
@@ -51,3 +57,22 @@ def test_readme_section_replaces_itself(tmp_path: Path) -> None:
     assert once.count("## Experiments") == 1 and "old text" not in once and once.endswith("## Later\n\nkept\n")
     for name in NAMES:
         assert f"experiments/{name}.py" in once
+    assert "make experiments" in once
+
+
+def test_engine_names_and_verdicts() -> None:
+    common = importlib.import_module("common")
+    pimc = common.ENGINES["pimc"]
+    assert pimc.player("counting(bag_aware=False)", "nil_coverage") == (
+        f"counting(bag_aware=False)+pimc(worlds={common.PIMC_WORLDS}, max_tricks={common.PIMC_MAX_TRICKS}, -nil_coverage)"
+    )
+    assert common.ENGINES["tips"].player("counting") == "counting+tips"
+    up, down, wide = (common.Estimate(v, v - 0.1, v + 0.1) for v in (0.5, -0.5, 0.0))
+    words = {k: common.sign(e, "helps", "hurts") for k, e in (("a", up), ("b", down), ("c", wide))}
+    assert words == {"a": "helps", "b": "hurts", "c": "no measurable difference"}
+    flip = common.Claim("x", "f", {"tips": (up, "helps"), "expert": (down, "hurts")})
+    unclear = common.Claim("x", "f", {"tips": (up, "helps"), "pimc": (wide, "no measurable difference")})
+    same = common.Claim("x", "f", {"tips": (up, "helps"), "expert": (up, "helps")})
+    assert flip.flips and not flip.holds and unclear.flips is False and not unclear.holds and same.holds
+    section = common.verdict_section([flip, unclear, same], [common.ENGINES[e] for e in ("tips", "expert", "pimc")])
+    assert "1 of 3 verdicts hold across the 3 engines, 1 flip (opposite measured verdicts), 1 change" in section and "not run" in section

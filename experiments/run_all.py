@@ -1,0 +1,51 @@
+"""Regenerate every results folder: each experiment script at full scale, then the README's section.
+
+    .venv/bin/python experiments/run_all.py                    # everything (what `make experiments` runs)
+    .venv/bin/python experiments/run_all.py nil nine_bags      # some of them
+    .venv/bin/python experiments/run_all.py --engines tips     # one play engine only
+
+The scripts run one after the other in this one process, so the DD solver that `pimc` searches with
+compiles once (it cannot be cached, tens of seconds per process), not once per script. Tournaments whose
+working directories are already under `results/NAME/run/` are reused, not replayed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import readme_section  # noqa: E402
+from common import ENGINE_NAMES  # noqa: E402
+
+SHEET = ["bid_totals", "optimist_sets", "cautious_bags", "nine_bags", "nil", "tip_ablation"]
+"""The experiments that answer a cheat-sheet question, each run under every play engine."""
+OTHERS = ["strong_players"]
+"""Experiments about the players themselves (no --engines option)."""
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help=f"experiments to run (default: {' '.join(SHEET + OTHERS)})")
+    parser.add_argument("--scale", type=float, default=1.0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--engines", default=",".join(ENGINE_NAMES))
+    args = parser.parse_args(argv)
+    names = args.names or SHEET + OTHERS
+    for name in names:
+        start = time.perf_counter()
+        module = importlib.import_module(name)
+        if name in SHEET:
+            out = module.main(None, args.scale, args.workers, engines=tuple(args.engines.split(",")))
+        else:
+            out = module.main(None, args.scale, args.workers)
+        print(f"{name}: wrote {out} in {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+    readme_section.write()
+
+
+if __name__ == "__main__":
+    main()
