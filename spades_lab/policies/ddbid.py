@@ -45,7 +45,7 @@ from spades_lab.policies.worlds import sample_worlds, world_keys
 
 @dataclass(frozen=True)
 class DDBidParams:
-    worlds: int = 16  # deals of the other three hands sampled per bid (each one a full-deal DD solve)
+    worlds: int = 8  # deals of the other three hands sampled per bid (each one a full-deal DD solve)
     margin: float = 1.0  # tricks taken off the expected DD share before rounding (0-6; 0 = raw expectation)
     nil: bool = True  # bid nil when the DD nil is made in at least nil_chance of the worlds (False: never nil)
     nil_chance: float = 0.7  # share of the worlds in which the nil must be made DD for a nil bid

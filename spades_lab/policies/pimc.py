@@ -13,13 +13,16 @@ penalty they bring on, from the rules' own scoring, `spades_lab.engine.scoring`)
 once the contract is made a trick more is a bag, and near the penalty a bag costs 100. The
 opponents' score counts because a set of their contract is worth as much as a make of ours.
 
-Where the solver does not answer the question, the seat plays the `expert` card instead (its
-parameters are the expert's, so `pimc(-keep_setting)` changes the fallback):
+While a nil bid is live the search also asks, per world and card, whether the nil ends made or
+broken double dummy (`spades_lab.policies.nilsearch`: the solver's own nil objective, the nil's
+opponents pushing a trick on it and its partner shielding it) and scores that outcome with the side's
+DD tricks. The two are separate DD games, so the score assumes both optima fit one line of play.
 
-- while more than `max_tricks` tricks remain: a full-deal double-dummy solve takes from a tenth of
-  a second to many seconds, far too slow for `worlds` solves per decision; endings are milliseconds;
-- while a nil bid is live at the table: the solver's value is the side's tricks, which does not say
-  who takes them (a nil's fate is decided by which seat wins);
+Where the search does not apply, the seat plays the `expert` card instead (its parameters are the
+expert's, so `pimc(-keep_setting)` changes the fallback):
+
+- while more than `max_tricks` tricks remain (default 9, chosen from measured speed: see
+  docs/players.md; 13 searches the whole hand, at about 15 s of search per hand for 11 tricks);
 - in Duel, and with a single legal card (nothing to choose).
 
 Worlds come from each table's own random stream for the decision (`view.uniform`), so a game
@@ -48,7 +51,7 @@ class PimcParams(ExpertParams):
     """The expert's parameters (its play is the fallback), then the search's."""
 
     worlds: int = 32  # deals of the unseen cards sampled per decision
-    max_tricks: int = 7  # search only while at most this many tricks remain (the rest is the expert's)
+    max_tricks: int = 9  # search only while at most this many tricks remain (earlier: the expert's card)
 
 
 _SOLVERS: dict[Any, Any] = {}
