@@ -21,7 +21,7 @@ OTHERS = [
 ]
 
 
-def _position(seat_hand: str, partner_bid: int | None, rules: Rules = Rules()) -> dict:
+def _position(seat_hand: str, partner_bid: int | None) -> dict:
     """Dealer 2: seat 3 bids first, then seat 0, then seat 1 (holding `seat_hand`), whose partner is seat 3."""
     rest = [c for h in OTHERS + [ALL_SPADES] for c in h.split() if c not in seat_hand.split()]
     hands = [rest[0:13], seat_hand.split(), rest[13:26], rest[26:39]]
@@ -31,8 +31,8 @@ def _position(seat_hand: str, partner_bid: int | None, rules: Rules = Rules()) -
     return {"dealer": 2, "hands": hands, "bids": [3, None, None, partner_bid]}
 
 
-def _bid(player: str, position: dict, rules: Rules = Rules()) -> int:
-    view = position_view(position, rules)
+def _bid(player: str, position: dict) -> int:
+    view = position_view(position)
     return int(ask_bids(make_player(player + "+expert"), view)[0])
 
 

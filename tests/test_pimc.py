@@ -7,9 +7,9 @@ import numpy as np
 
 from spades_lab import Rules, make_player, make_players, simulate_hands
 from spades_lab.cards import STANDARD_DECK
+from spades_lab.dd import Solver
 from spades_lab.engine.position import position_view
 from spades_lab.engine.protocol import ask_plays
-from spades_lab.dd import Solver
 from spades_lab.policies.nilsearch import nil_broken_values
 from spades_lab.policies.pimc import choose_cards, score_by_tricks
 from spades_lab.policies.worlds import sample_worlds, world_keys
