@@ -38,16 +38,16 @@ def _est(e) -> list[float]:
     return [float(e.value), float(e.lo), float(e.hi)]
 
 
-def match(deals: int, workers: int, out: Path) -> None:
+def match(deals: int, workers: int, out: Path, pimc: str = PIMC, part: str = "match") -> None:
     t = time.perf_counter()
-    result = tournament([PIMC, EXPERT], RULES, hands=deals, duplicate=True, workers=workers, out=out / "pimc_vs_expert",
+    result = tournament([pimc, EXPERT], RULES, hands=deals, duplicate=True, workers=workers, out=out / part,
                         fresh=True, store_hands=False, seed=SEED, batch_size=1024,
                         chunk_games=max(1, deals // 4))  # fmt: skip
     wall = time.perf_counter() - t
     figs = entrant_figures(result)
-    _save("match", {"deals": deals, "workers": workers, "wall_s": wall, "play_s": result.seconds,
-                    "pimc_pph": _est(figs[PIMC]["points_per_hand"]), "expert_pph": _est(figs[EXPERT]["points_per_hand"]),
-                    "margin": _est(paired_figures(result, PIMC)["margin"])})  # fmt: skip
+    _save(part, {"player": pimc, "deals": deals, "workers": workers, "wall_s": wall, "play_s": result.seconds,
+                 "pimc_pph": _est(figs[pimc]["points_per_hand"]), "expert_pph": _est(figs[EXPERT]["points_per_hand"]),
+                 "margin": _est(paired_figures(result, pimc)["margin"])})  # fmt: skip
 
 
 def tips(deals: int, workers: int, out: Path) -> None:
@@ -91,11 +91,13 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--players", default=f"{TIPS},{EXPERT},{PIMC}")
     parser.add_argument("--out", default="/tmp/strong_pimc_runs")
+    parser.add_argument("--pimc", default=PIMC, help="the pimc player of the match, e.g. counting+pimc(max_tricks=8)")
+    parser.add_argument("--name", default="match", help="the part's name in results (pimc_NAME.json)")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.part == "match":
-        match(args.deals, args.workers, out)
+        match(args.deals, args.workers, out, args.pimc, args.name)
     elif args.part == "tips":
         tips(args.deals, args.workers, out)
     elif args.part == "lost":
