@@ -62,6 +62,22 @@ def tips(deals: int, workers: int, out: Path) -> None:
                    "wall_s": time.perf_counter() - t})  # fmt: skip
 
 
+def tally(out: Path) -> None:
+    """The pimc-vs-tips games finished so far (chunk files of a run stopped at its time bound)."""
+    import pandas as pd
+
+    from spades_lab.stats.intervals import wilson
+
+    files = sorted((out / "pimc_vs_tips" / "games").glob("*.parquet"))
+    games = pd.concat([pd.read_parquet(f) for f in files])
+    mine = games[(games["entrant"] == PIMC) & ~games["unfinished"]]
+    won = int(mine["won"].sum())
+    interval = wilson(won, len(mine))
+    _save("tips_partial", {"chunks": len(files), "finished": len(mine), "won": won, "win_rate": won / len(mine),
+                           "wilson": [float(x) for x in interval], "pimc_points_per_hand":
+                           float(mine["score"].sum() / mine["hands"].sum())})  # fmt: skip
+
+
 def lost(hands: int, players: list[str]) -> None:
     path = OUT / "pimc_lost.json"
     data = json.loads(path.read_text()) if path.exists() else {}
@@ -85,7 +101,7 @@ def bench(hands: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("part", choices=["match", "tips", "lost", "bench"])
+    parser.add_argument("part", choices=["match", "tips", "tally", "lost", "bench"])
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--hands", type=int, default=20)
     parser.add_argument("--workers", type=int, default=2)
@@ -100,6 +116,8 @@ def main() -> None:
         match(args.deals, args.workers, out, args.pimc, args.name)
     elif args.part == "tips":
         tips(args.deals, args.workers, out)
+    elif args.part == "tally":
+        tally(out)
     elif args.part == "lost":
         lost(args.hands, args.players.split(","))
     else:

@@ -106,7 +106,11 @@ class DDBidder:
         if rules.first_lead == "two_of_clubs":
             two = np.uint64(1) << np.uint64(deck.index["2C"])
             leader = np.argmax((hands & two) != 0, axis=2).astype(np.int64)
-        tricks = dd.solve(hands.reshape(n * worlds, 4), leader.ravel(), solver=_solver(rules)).reshape(n, worlds, 2)
+        solver = _solver(rules)
+        tricks = np.empty((n, worlds, 2), dtype=np.int64)
+        for t in range(n):
+            solver.clear()  # answers independent of what the solver met before (batch independence)
+            tricks[t] = dd.solve(hands[t], leader[t], solver=solver)
         side = tricks[rows, :, seat % 2].mean(axis=1)
         partner = (seat + 2) % 4
         partner_bid = view.bids[rows, partner]
@@ -128,10 +132,11 @@ class DDBidder:
             ask = np.flatnonzero(legal[:, 0] & ~partner_nil & (bids <= self.params.nil_max_bid))
             if len(ask):
                 worlds = self.params.worlds
-                held = dd.nil_tricks(
-                    hands[ask].reshape(len(ask) * worlds, 4), np.repeat(seat[ask], worlds), leader[ask].ravel(),
-                    solver=_solver(view.rules),
-                ).reshape(len(ask), worlds)  # fmt: skip
+                solver = _solver(view.rules)
+                held = np.empty((len(ask), worlds), dtype=np.int64)
+                for i, t in enumerate(ask):
+                    solver.clear()
+                    held[i] = dd.nil_tricks(hands[t], np.full(worlds, seat[t]), leader[t], solver=solver)
                 made = (held == 0).mean(axis=1)
                 bids[ask[made >= self.params.nil_chance]] = 0
         return bids

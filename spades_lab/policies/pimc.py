@@ -177,20 +177,21 @@ class PimcPlay:
         flat_hands = hands.reshape(m * worlds, 4)
         flat_trick, flat_leader = np.repeat(trick, worlds, axis=0), np.repeat(leader, worlds)
         flat_broken = np.repeat(broken, worlds)
-        values = dd.card_values(flat_hands, flat_trick, flat_leader, flat_broken, solver=solver)
-        values = values.reshape(m, worlds, 52).astype(np.int64)
         bids, won = view.bids[rows], view.tricks_won[rows]
         live = (bids == 0) & (won == 0) & ~np.asarray(view.rules.zero_bid == "plain")
+        values = np.empty((m, worlds, 52), dtype=np.int64)
         # outcome index per world and card: bit s set when seat s's live nil is broken after the card
         outcome = np.zeros((m, worlds, 52), dtype=np.int64)
-        for s in range(4):
-            nil_rows = np.flatnonzero(live[:, s])
-            if len(nil_rows) == 0:
-                continue
-            w_rows = (nil_rows[:, None] * worlds + np.arange(worlds)[None, :]).ravel()
-            hit = nil_broken_values(flat_hands[w_rows], flat_trick[w_rows], flat_leader[w_rows], flat_broken[w_rows],
-                                    np.full(len(w_rows), s), solver)  # fmt: skip
-            outcome[nil_rows] |= (hit.reshape(len(nil_rows), worlds, 52) == 1).astype(np.int64) << s
+        for t in range(m):
+            # a fresh table per decision: the solver's answers must not depend on what else it solved
+            # before (other tables of the batch, earlier decisions), or games would depend on the batch
+            solver.clear()
+            w = slice(t * worlds, (t + 1) * worlds)
+            values[t] = dd.card_values(flat_hands[w], flat_trick[w], flat_leader[w], flat_broken[w], solver=solver)
+            for s in np.flatnonzero(live[t]):
+                hit = nil_broken_values(flat_hands[w], flat_trick[w], flat_leader[w], flat_broken[w],
+                                        np.full(worlds, s), solver)  # fmt: skip
+                outcome[t] |= (hit == 1).astype(np.int64) << int(s)
         used = np.unique(outcome[:, :, :][values >= 0]) if live.any() else np.zeros(1, dtype=np.int64)
         score = np.zeros((m, 16, 14), dtype=np.int64)
         for combo in used:
