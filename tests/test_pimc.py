@@ -7,8 +7,10 @@ import numpy as np
 
 from spades_lab import Rules, make_player, make_players, simulate_hands
 from spades_lab.cards import STANDARD_DECK
+from spades_lab.dd import Solver
 from spades_lab.engine.position import position_view
 from spades_lab.engine.protocol import ask_plays
+from spades_lab.policies.nilsearch import nil_broken_values
 from spades_lab.policies.pimc import choose_cards, score_by_tricks
 from spades_lab.policies.worlds import sample_worlds, world_keys
 
@@ -80,3 +82,58 @@ def test_pimc_searches_an_ending_and_reproduces() -> None:
     assert int(view.legal[0]) >> card & 1 == 1
     assert player.player.searched == (1 if int(np.bitwise_count(view.legal[0])) > 1 else 0)
     assert int(ask_plays(make_player("counting+pimc(worlds=8)"), position_view(position))[0]) == card
+
+
+def test_score_by_tricks_values_a_live_nil_made_or_broken() -> None:
+    """Seat 1 (an opponent) bid nil and has no trick; seat 3 bid 3. Our side (4 + 4) has 8 of the 10 tricks played.
+    Side ends with 8: they take 5 (seat 3 alone: 30 + 2 bags + nil 100 = 132) against our 80: -52. With the nil
+    broken, seat 1 takes one: seat 3 makes 3 with a bag, the nil -100 and its trick a bag: -68, so 80 + 68 = 148.
+    Side ends with 10: seat 3 alone makes 3 exactly (130: -48); broken, seat 3 is set (-30 - 100 + 1 = -129: 211)."""
+    bids, won, bags = np.array([[4, 0, 4, 3]]), np.array([[4, 0, 4, 2]]), np.array([[0, 0]])
+    made = score_by_tricks(Rules(), bids, won, bags, np.array([0]))[0]
+    broken = score_by_tricks(Rules(), bids, won, bags, np.array([0]), np.array([[False, True, False, False]]))[0]
+    assert (made[8], broken[8], made[10], broken[10]) == (-52, 148, -48, 211)
+
+
+def test_nil_broken_values_per_card_in_an_ending() -> None:
+    """Two cards each, seat 0 leads, seat 1 bid nil and holds AH 2D. Leading 2H forces the AH: broken. Leading 3D,
+    seat 1 plays 2D under partner's 5D, then seat 2's 6C is won by seat 3 while seat 1 throws the AH: made."""
+    hands = np.array([[DECK.mask(h.split()) for h in ("2H 3D", "AH 2D", "5D 6C", "7C 8C")]], dtype=np.uint64)
+    solver = Solver(Rules())
+    values = nil_broken_values(hands, np.full((1, 4), -1), np.array([0]), np.array([False]), np.array([1]), solver)[0]
+    assert values[DECK.card_id("2H")] == 1 and values[DECK.card_id("3D")] == 0
+    assert (values >= 0).sum() == 2  # only the two cards held are valued
+    # seat 1 to play second on a 3D lead: the 2D keeps the nil (seat 2's 5D or the clubs win), the AH breaks it
+    trick = np.array([[DECK.card_id("3D"), -1, -1, -1]])
+    after = hands.copy()
+    after[0, 0] = np.uint64(DECK.mask(["2H"]))
+    second = nil_broken_values(after, trick, np.array([0]), np.array([False]), np.array([1]), solver)[0]
+    assert second[DECK.card_id("2D")] == 0 and second[DECK.card_id("AH")] == -1  # must follow diamonds
+
+
+def test_choice_weighs_the_nil_outcome() -> None:
+    """Two legal cards with the same tricks in every world; one breaks the opponents' nil in 3 of 4 worlds."""
+    scores = np.zeros((1, 16, 14), dtype=np.int64)
+    scores[0, 0] = 0
+    scores[0, 2] = 200  # outcome bit 1: seat 1's nil broken
+    values = np.full((1, 4, 52), -1, dtype=np.int64)
+    two, three = DECK.card_id("2H"), DECK.card_id("3D")
+    values[0, :, two] = values[0, :, three] = 1
+    outcome = np.zeros((1, 4, 52), dtype=np.int64)
+    outcome[0, :3, three] = 2
+    legal = np.array([DECK.mask(["2H", "3D"])], dtype=np.uint64)
+    assert choose_cards(values, scores, np.array([5]), legal, DECK, outcome).tolist() == [three]
+    outcome[0, :3, three] = 0
+    assert choose_cards(values, scores, np.array([5]), legal, DECK, outcome).tolist() == [two]  # tie: cheaper 2H
+
+
+def test_pimc_searches_while_a_nil_is_live() -> None:
+    """Hands with a nil bid are searched too (no expert fallback), and replay identically."""
+    rules = Rules()
+    bidder = "counting(nil_max_spades=3)"
+    first = make_players([f"{bidder}+pimc(worlds=4,max_tricks=3)", f"{bidder}+expert"])
+    logs = list(simulate_hands(rules, first, 24, seed=11))
+    nil_hands = sum(int(((log.bids == 0)).any(axis=1).sum()) for log in logs)
+    assert nil_hands > 0 and first[0].player.searched_nil > 0
+    again = make_players([f"{bidder}+pimc(worlds=4,max_tricks=3)", f"{bidder}+expert"])
+    assert all(np.array_equal(a.plays, b.plays) for a, b in zip(logs, simulate_hands(rules, again, 24, seed=11)))

@@ -59,6 +59,8 @@ def source_docs() -> dict[str, str]:
             for pattern in (_FIELD, _LISTED):
                 if (m := pattern.match(line)) is not None:
                     docs.setdefault(prefix + m.group(1), m.group(2).strip())
+                    # a name two policies share (say `margin`) keeps each class's own words too
+                    docs.setdefault(f"{klass}.{prefix}{m.group(1)}", m.group(2).strip())
                     break
             else:
                 m = re.match(r"^\s+(\w+): [^=]+= .*$", line)
@@ -92,7 +94,7 @@ def catalogue() -> dict[str, list[dict[str, Any]]]:
         for entry in entries(role):
             docs = source_docs()
             params = [
-                {"name": f.name, "type": str(f.type), "default": _jsonable(_default(f)), "doc": docs.get(f.name, "")}
+                {"name": f.name, "type": str(f.type), "default": _jsonable(_default(f)), "doc": docs.get(f"{entry.params.__name__}.{f.name}", docs.get(f.name, ""))}
                 for f in fields(entry.params)
             ]
             listed.append({"name": entry.name, "doc": " ".join(entry.doc.split()), "params": params})

@@ -13,14 +13,17 @@ penalty they bring on, from the rules' own scoring, `spades_lab.engine.scoring`)
 once the contract is made a trick more is a bag, and near the penalty a bag costs 100. The
 opponents' score counts because a set of their contract is worth as much as a make of ours.
 
-Where the solver does not answer the question, the seat plays the `expert` card instead (its
-parameters are the expert's, so `pimc(-keep_setting)` changes the fallback):
+While a nil bid is live the search also asks, per world and card, whether the nil ends made or
+broken double dummy (`spades_lab.policies.nilsearch`: the solver's own nil objective, the nil's
+opponents pushing a trick on it and its partner shielding it) and scores that outcome with the side's
+DD tricks. The two are separate DD games, so the score assumes both optima fit one line of play.
 
-- while more than `max_tricks` tricks remain: a full-deal double-dummy solve takes from a tenth of
-  a second to many seconds, far too slow for `worlds` solves per decision; endings are milliseconds;
-- while a nil bid is live at the table: the solver's value is the side's tricks, which does not say
-  who takes them (a nil's fate is decided by which seat wins);
-- in Duel and cutthroat, and with a single legal card (nothing to choose).
+Where the search does not apply, the seat plays the `expert` card instead (its parameters are the
+expert's, so `pimc(-keep_setting)` changes the fallback):
+
+- while more than `max_tricks` tricks remain (default 9, chosen from measured speed: see
+  docs/players.md; 13 searches the whole hand, at about 15 s of search per hand for 11 tricks);
+- in Duel, cutthroat and three-player (no partnership), and with a single legal card (nothing to choose).
 
 Worlds come from each table's own random stream for the decision (`view.uniform`), so a game
 plays the same cards whatever the batch, worker or chunk.
@@ -38,6 +41,7 @@ from spades_lab.engine import PlayView
 from spades_lab.engine.scoring import score_hands
 from spades_lab.policies.expert import ExpertParams, ExpertPlay
 from spades_lab.policies.memory import voids_batch
+from spades_lab.policies.nilsearch import nil_broken_values
 from spades_lab.policies.registry import register
 from spades_lab.policies.worlds import sample_worlds, world_keys
 
@@ -47,7 +51,7 @@ class PimcParams(ExpertParams):
     """The expert's parameters (its play is the fallback), then the search's."""
 
     worlds: int = 32  # deals of the unseen cards sampled per decision
-    max_tricks: int = 7  # search only while at most this many tricks remain (the rest is the expert's)
+    max_tricks: int = 9  # search only while at most this many tricks remain (earlier: the expert's card)
 
 
 _SOLVERS: dict[Any, Any] = {}
@@ -60,28 +64,41 @@ def _solver(rules: Any) -> Any:
     return _SOLVERS[rules]
 
 
-def score_by_tricks(rules: Any, bids: np.ndarray, won: np.ndarray, bags: np.ndarray, seat: np.ndarray) -> np.ndarray:
+def score_by_tricks(
+    rules: Any, bids: np.ndarray, won: np.ndarray, bags: np.ndarray, seat: np.ndarray,
+    nil_broken: np.ndarray | None = None,
+) -> np.ndarray:  # fmt: skip
     """[n, 14]: the acting side's hand score minus the opponents' if the side ends with k = 0..13 tricks.
 
-    The tricks still to come go to a non-nil seat of each side (the tables searched have no live nil;
-    a broken nil's further tricks would only move bags between its own side's seats' counts).
+    `nil_broken` [n, seats] says, for each seat with a live nil (bid 0, no trick yet), whether it
+    ends broken; a broken nil takes exactly one of its side's tricks (a second would only move a bag),
+    a made one none. Every other trick still to come goes to a non-nil seat of its side (a seat
+    whose nil is already broken counts as one: its further tricks only move bags within the side).
     """
     n = len(seat)
     players = bids.shape[1]
+    rows = np.arange(n)
     partner = (seat + 2) % players
     left, right = (seat + 1) % players, (seat + 3) % players
-    rows = np.arange(n)
+    live = (bids == 0) & (won == 0)
+    hit = live & (np.zeros_like(live) if nil_broken is None else np.asarray(nil_broken, dtype=bool))
     ours_now = won[rows, seat] + won[rows, partner]
-    total_now = won.sum(axis=1)
-    theirs_now = total_now - ours_now
-    to_ours = np.where(bids[rows, seat] != 0, seat, partner)
-    to_theirs = np.where(bids[rows, left] != 0, left, right)
+    theirs_now = won.sum(axis=1) - ours_now
     k = np.arange(14)
     tricks = np.repeat(won[:, None, :], 14, axis=1).astype(np.int64)  # [n, 14, seats]
     ours_more = np.maximum(k[None, :] - ours_now[:, None], 0)
     theirs_more = np.maximum((13 - k)[None, :] - theirs_now[:, None], 0)
-    tricks[rows[:, None], k[None, :], to_ours[:, None]] += ours_more
-    tricks[rows[:, None], k[None, :], to_theirs[:, None]] += theirs_more
+    for a, b, more in ((seat, partner, ours_more), (left, right, theirs_more)):
+        for s in (a, b):
+            tricks[rows, :, s] += hit[rows, s][:, None]
+            more = more - hit[rows, s][:, None]
+        more = np.maximum(more, 0)
+        # the rest to a seat that is not a live nil, else to a broken one, else (a double nil made) nowhere
+        takes_a = ~live[rows, a] | (live[rows, b] & hit[rows, a])
+        takes_b = ~live[rows, b] | hit[rows, b]
+        to = np.where(takes_a, a, b)
+        nowhere = ~takes_a & ~takes_b
+        tricks[rows[:, None], k[None, :], to[:, None]] += np.where(nowhere[:, None], 0, more)
     flat = score_hands(rules, np.repeat(bids, 14, axis=0), tricks.reshape(n * 14, players), np.repeat(bags, 14, axis=0))
     points = flat.points.reshape(n, 14, 2)
     side = seat % 2
@@ -104,6 +121,8 @@ class PimcPlay:
         self.expert = ExpertPlay(ExpertParams(**{k: v for k, v in vars(params).items() if k in expert_fields}))
         self.searched = 0
         """Decisions searched so far by this object (the `pimc` bench workload reports them per second)."""
+        self.searched_nil = 0
+        """Of those, the decisions searched while a nil bid was live at the table."""
 
     def play(self, view: PlayView) -> np.ndarray:
         cards = np.array(self.expert.play(view), dtype=np.int64)
@@ -111,15 +130,14 @@ class PimcPlay:
         partnered = view.players == 4 and view.rules.partnerships  # cutthroat and Duel play the expert's card
         if not partnered or remaining > self.params.max_tricks or self.params.worlds < 1:
             return cards
-        bids, won = view.bids, view.tricks_won
-        live_nil = ((bids == 0) & (won == 0)).any(axis=1)
-        legal = view.legal
-        choices = np.bitwise_count(legal)
-        search = np.flatnonzero(~live_nil & (choices > 1))
+        choices = np.bitwise_count(view.legal)
+        search = np.flatnonzero(choices > 1)
         if len(search) == 0:
             return cards
         cards[search] = self._search(view, search)
         self.searched += len(search)
+        live = (view.bids[search] == 0) & (view.tricks_won[search] == 0)
+        self.searched_nil += int(live.any(axis=1).sum()) if view.rules.zero_bid != "plain" else 0
         return cards
 
     def _search(self, view: PlayView, rows: np.ndarray) -> np.ndarray:
@@ -156,28 +174,51 @@ class PimcPlay:
             trick[:, k] = on_table[np.arange(m), (leader + k) % 4]
         broken = view.spades_broken[rows].astype(bool)
 
-        values = dd.card_values(
-            hands.reshape(m * worlds, 4), np.repeat(trick, worlds, axis=0), np.repeat(leader, worlds),
-            np.repeat(broken, worlds), solver=_solver(rules),
-        ).reshape(m, worlds, 52).astype(np.int64)  # fmt: skip
-        score = score_by_tricks(rules, view.bids[rows], view.tricks_won[rows], view.bags[rows], seat)  # [m, 14]
-        won = view.tricks_won[rows]
+        solver = _solver(rules)
+        flat_hands = hands.reshape(m * worlds, 4)
+        flat_trick, flat_leader = np.repeat(trick, worlds, axis=0), np.repeat(leader, worlds)
+        flat_broken = np.repeat(broken, worlds)
+        bids, won = view.bids[rows], view.tricks_won[rows]
+        live = (bids == 0) & (won == 0) & ~np.asarray(view.rules.zero_bid == "plain")
+        values = np.empty((m, worlds, 52), dtype=np.int64)
+        # outcome index per world and card: bit s set when seat s's live nil is broken after the card
+        outcome = np.zeros((m, worlds, 52), dtype=np.int64)
+        for t in range(m):
+            # a fresh table per decision: the solver's answers must not depend on what else it solved
+            # before (other tables of the batch, earlier decisions), or games would depend on the batch
+            solver.clear()
+            w = slice(t * worlds, (t + 1) * worlds)
+            values[t] = dd.card_values(flat_hands[w], flat_trick[w], flat_leader[w], flat_broken[w], solver=solver)
+            for s in np.flatnonzero(live[t]):
+                hit = nil_broken_values(flat_hands[w], flat_trick[w], flat_leader[w], flat_broken[w],
+                                        np.full(worlds, s), solver)  # fmt: skip
+                outcome[t] |= (hit == 1).astype(np.int64) << int(s)
+        used = np.unique(outcome[:, :, :][values >= 0]) if live.any() else np.zeros(1, dtype=np.int64)
+        score = np.zeros((m, 16, 14), dtype=np.int64)
+        for combo in used:
+            broken_nils = ((int(combo) >> np.arange(4)) & 1 == 1)[None, :] & live
+            score[:, combo] = score_by_tricks(rules, bids, won, view.bags[rows], seat, broken_nils)
         ours_now = won[np.arange(m), seat] + won[np.arange(m), (seat + 2) % 4]
-        return choose_cards(values, score, ours_now, view.legal[rows], deck)
+        return choose_cards(values, score, ours_now, view.legal[rows], deck, outcome)
 
 
 def choose_cards(
-    values: np.ndarray, score: np.ndarray, ours_now: np.ndarray, legal: np.ndarray, deck: Any
-) -> np.ndarray:
+    values: np.ndarray, score: np.ndarray, ours_now: np.ndarray, legal: np.ndarray, deck: Any,
+    outcome: np.ndarray | None = None,
+) -> np.ndarray:  # fmt: skip
     """The card with the best mean hand score over the worlds; ties to the cheapest (see `cheapest`).
 
     `values` [m, worlds, 52]: the side's DD tricks from the current trick on per card (-1 illegal);
-    `score` [m, 14]: the side's score minus the opponents' by the side's final tricks; `ours_now` [m]:
-    tricks the side has already; `legal` [m] card masks.
+    `score` [m, 14] (the side's score minus the opponents' by the side's final tricks) or, with live
+    nils, [m, outcomes, 14] with `outcome` [m, worlds, 52] the index of each world's and card's nil
+    outcome (bit s: seat s's nil broken); `ours_now` [m]: tricks the side has already; `legal` [m] card masks.
     """
     m, worlds, _ = values.shape
+    if score.ndim == 2:
+        score, outcome = score[:, None, :], np.zeros_like(values)
+    assert outcome is not None
     final = np.clip(ours_now[:, None, None] + values, 0, 13)
-    points = np.take_along_axis(score[:, None, :], final.reshape(m, 1, worlds * 52), axis=2).reshape(m, worlds, 52)
+    points = score[np.arange(m)[:, None, None], outcome, final]
     mean = points.mean(axis=1)
     playable = (np.asarray(legal, dtype=np.uint64)[:, None] >> np.arange(52, dtype=np.uint64)[None, :]) & np.uint64(
         1

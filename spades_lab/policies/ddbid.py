@@ -1,0 +1,148 @@
+"""The `dd` bid: the double-dummy tricks the hand is expected to bring, over sampled deals of the others.
+
+The bidder knows its own 13 cards and nothing else (the bids already made are read only to split
+the side's tricks, below). It deals the other 39 cards `worlds` times at random (its hand fixed,
+`spades_lab.policies.worlds`), solves each full deal double dummy with the rules' first leader
+(`spades_lab.dd.solve`) and averages its side's tricks. The seat's share of them:
+
+- partner bid a number b: the side's expected tricks minus b (partner will take its own);
+- partner bid nil: all of the side's expected tricks (partner tries to take none);
+- partner has not bid yet: the side's expected tricks minus the partner's expected share, taken
+  as the mean `counting` count (the cheat sheet's trick count) of the partner's sampled hands.
+  (A double-dummy split of the side's tricks between two seats is not defined: DD says how many
+  tricks a side takes, not who takes them.)
+
+The bid is that share minus `margin`, rounded half up, then the nearest legal number (the lower
+on a tie; a seat with no legal number bids nil). Double-dummy tricks are optimistic for real
+play (nobody sees the cards), hence a margin: 0 bids the raw expectation, about 0.5-1.5 is
+sensible, and the range allowed is 0-6.
+
+Nil: with `nil` on, a seat whose number bid would be at most `nil_max_bid`, where nil is legal
+and partner has not bid nil, solves the nil in each world (`spades_lab.dd.nil_tricks`: the
+opponents push tricks on it, partner shields it) and bids nil when it is made double dummy in at
+least `nil_chance` of the worlds. Never blind nil. In Duel (two players, cards drafted, a hidden
+discard pile) worlds are not sampled: the seat bids as `counting` does.
+
+Worlds come from the bid decision's one random draw (`view.uniform(0)`), so a bid depends only on
+the seed and the game, never on the batch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from spades_lab import dd
+from spades_lab.engine import BidView
+from spades_lab.engine.views import BlindView
+from spades_lab.policies.bidding import CountingBidder, CountingParams
+from spades_lab.policies.counting import count_tricks_batch
+from spades_lab.policies.registry import register
+from spades_lab.policies.worlds import sample_worlds, world_keys
+
+
+@dataclass(frozen=True)
+class DDBidParams:
+    worlds: int = 8  # deals of the other three hands sampled per bid (each one a full-deal DD solve)
+    margin: float = 1.0  # tricks taken off the expected DD share before rounding (0-6; 0 = raw expectation)
+    nil: bool = True  # bid nil when the DD nil is made in at least nil_chance of the worlds (False: never nil)
+    nil_chance: float = 0.7  # share of the worlds in which the nil must be made DD for a nil bid
+    nil_max_bid: int = 2  # the nil is solved only for hands whose number bid would be at most this
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.worlds <= 1024:
+            raise ValueError(f"dd bid: worlds must be 1..1024, got {self.worlds}")
+        if not 0 <= self.margin <= 6:
+            raise ValueError(f"dd bid: margin must be 0..6 tricks, got {self.margin}")
+        if not 0 <= self.nil_chance <= 1:
+            raise ValueError(f"dd bid: nil_chance must be 0..1, got {self.nil_chance}")
+
+
+_SOLVERS: dict[Any, Any] = {}
+
+
+def _solver(rules: Any) -> Any:
+    if rules not in _SOLVERS:
+        _SOLVERS[rules] = dd.Solver(rules)
+    return _SOLVERS[rules]
+
+
+def nearest_legal(wanted: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    """The legal number of tricks nearest to `wanted` (the lower on a tie); nil where no number is legal."""
+    numbers = np.arange(1, legal.shape[1])
+    distance = np.where(legal[:, 1:], np.abs(numbers[None, :] - wanted[:, None]), np.inf)
+    return np.where(legal[:, 1:].any(axis=1), numbers[distance.argmin(axis=1)], 0).astype(np.int64)
+
+
+class DDBidder:
+    """Bid the side's expected double-dummy tricks over sampled worlds, less the partner's share and a margin."""
+
+    def __init__(self, params: DDBidParams) -> None:
+        self.params = params
+        self.name = "dd"
+        self.counting = CountingBidder(CountingParams())
+
+    def blind(self, view: BlindView) -> np.ndarray:
+        return np.zeros(len(view), dtype=bool)
+
+    def expected_share(self, view: BidView) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per table: the seat's expected DD share, the worlds [n, W, 4] and their first leaders [n, W]."""
+        rules, deck = view.rules, view.deck
+        n, worlds = len(view), self.params.worlds
+        seat = view.seat.astype(np.int64)
+        rows = np.arange(n)
+        hand = view.hand
+        full = np.uint64(sum(int(x) for x in deck.suit_masks))
+        known = np.zeros((n, 4), dtype=np.uint64)
+        known[rows, seat] = hand
+        room = np.full((n, 4), 13, dtype=np.int64)
+        room[rows, seat] = 0
+        unseen = np.ascontiguousarray(full & ~hand)
+        keys = world_keys(view.uniform(0))
+        hands = sample_worlds(keys, known, unseen, room, np.zeros((n, 4), dtype=np.uint64), worlds)
+        leader = np.repeat(((view.dealer + 1) % 4).astype(np.int64)[:, None], worlds, axis=1)
+        if rules.first_lead == "two_of_clubs":
+            two = np.uint64(1) << np.uint64(deck.index["2C"])
+            leader = np.argmax((hands & two) != 0, axis=2).astype(np.int64)
+        solver = _solver(rules)
+        tricks = np.empty((n, worlds, 2), dtype=np.int64)
+        for t in range(n):
+            solver.clear()  # answers independent of what the solver met before (batch independence)
+            tricks[t] = dd.solve(hands[t], leader[t], solver=solver)
+        side = tricks[rows, :, seat % 2].mean(axis=1)
+        partner = (seat + 2) % 4
+        partner_bid = view.bids[rows, partner]
+        partner_count = count_tricks_batch(hands[rows, :, partner], deck=deck).mean(axis=1)
+        share = np.where(partner_bid > 0, side - partner_bid, np.where(partner_bid == 0, side, side - partner_count))
+        return np.maximum(share, 0.0), hands, leader
+
+    def bid(self, view: BidView) -> np.ndarray:
+        if view.players != 4:
+            return np.asarray(self.counting.bid(view), dtype=np.int64)
+        share, hands, leader = self.expected_share(view)
+        legal = view.legal_bids
+        bids = nearest_legal(np.floor(share - self.params.margin + 0.5), legal)
+        n = len(view)
+        seat = view.seat.astype(np.int64)
+        partner_nil = view.bids[np.arange(n), (seat + 2) % 4] == 0
+        plain = view.rules.zero_bid == "plain"
+        if self.params.nil and not plain:
+            ask = np.flatnonzero(legal[:, 0] & ~partner_nil & (bids <= self.params.nil_max_bid))
+            if len(ask):
+                worlds = self.params.worlds
+                solver = _solver(view.rules)
+                held = np.empty((len(ask), worlds), dtype=np.int64)
+                for i, t in enumerate(ask):
+                    solver.clear()
+                    held[i] = dd.nil_tricks(hands[t], np.full(worlds, seat[t]), leader[t], solver=solver)
+                made = (held == 0).mean(axis=1)
+                bids[ask[made >= self.params.nil_chance]] = 0
+        return bids
+
+
+@register("bid", "dd", DDBidParams)
+def _dd_bid(params: DDBidParams) -> DDBidder:
+    """Expected double-dummy tricks over sampled deals of the other hands, minus a margin; DD-checked nils."""
+    return DDBidder(params)
