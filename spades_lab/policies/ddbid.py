@@ -21,7 +21,8 @@ Nil: with `nil` on, a seat whose number bid would be at most `nil_max_bid`, wher
 and partner has not bid nil, solves the nil in each world (`spades_lab.dd.nil_tricks`: the
 opponents push tricks on it, partner shields it) and bids nil when it is made double dummy in at
 least `nil_chance` of the worlds. Never blind nil. In Duel (two players, cards drafted, a hidden
-discard pile) worlds are not sampled: the seat bids as `counting` does.
+discard pile), and in cutthroat and three-player (the solver counts a partnership's tricks), worlds
+are not sampled: the seat bids as `counting` does.
 
 Worlds come from the bid decision's one random draw (`view.uniform(0)`), so a bid depends only on
 the seed and the game, never on the batch.
@@ -119,7 +120,7 @@ class DDBidder:
         return np.maximum(share, 0.0), hands, leader
 
     def bid(self, view: BidView) -> np.ndarray:
-        if view.players != 4:
+        if view.players != 4 or not view.rules.partnerships:  # the solver counts tricks per partnership
             return np.asarray(self.counting.bid(view), dtype=np.int64)
         share, hands, leader = self.expected_share(view)
         legal = view.legal_bids
