@@ -486,6 +486,29 @@ def probe(
             elif rem - qt < target:
                 tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - qt)
                 return False, rel
+            if top_trump < 0 and players == 4:
+                # no trumps left: when an opponent tops every suit the leader can lead, the first
+                # trick is theirs, so the leader's side cannot take every remaining trick
+                lho, rho = hands[(leader + 1) & 3], hands[(leader + 3) & 3]
+                ours = hands[leader] | hands[(leader + 2) & 3]
+                lost = True
+                rel = ZERO
+                for s in range(3):
+                    sm = suit_masks[s]
+                    if hands[leader] & sm == ZERO:
+                        continue
+                    their = highest((lho | rho) & sm)
+                    if their < highest(ours & sm):
+                        lost = False
+                        break
+                    rel |= BIT[their]
+                if lost:
+                    if side_of(leader) == 0 and target >= rem:
+                        tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - 1)
+                        return False, rel
+                    if side_of(leader) == 1 and target <= 1:
+                        tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, 1, NO_UPPER)
+                        return True, rel
             if top_trump >= 0:
                 # a hand holding the top trumps in sequence wins a trick with each of them
                 holder = 0
