@@ -9,7 +9,8 @@ What keeps it small:
   are one move, so a hand's run K-Q-J is searched once;
 - at each trick boundary the transposition table (see `tt`) gives proven bounds on side 0's
   tricks for the same layout of relative ranks, met before under any deal, leader or target;
-- quick tricks (winners the leader can cash at once) and the top-trump trick cut probes early;
+- quick tricks (winners the leader can cash at once, or run in one suit with the partner's winners)
+  and sure trump tricks (one hand's trumps above every opposing trump) cut probes early;
 - moves are tried in a likely-best-first order, so an OR node usually succeeds on its first card
   and an AND node fails on its first.
 
@@ -123,6 +124,62 @@ def _cash(
 
 
 @njit(cache=True)
+def _joint_run(
+    hands: np.ndarray, leader: int, s: int, suit_masks: np.ndarray
+) -> tuple[int, np.uint64]:
+    """Tricks the leader's side surely takes in side suit `s` alone, both hands' winners counted.
+
+    A line of play for the side: the hand on lead plays its highest card of the suit, its partner
+    follows with its lowest; the trick is the side's when either card is above every opponent's
+    card of the suit (a winner), and the higher of the two leads next. Counting stops at the first
+    trick that no winner takes, when the hand on lead runs out of the suit, when the partner must
+    ruff or when an opponent with trumps is void. Who wins each trick depends only on which cards
+    are winners, so the bound rests on the ranks from the weakest winner used up."""
+    trump = suit_masks[3]
+    sm = suit_masks[s]
+    lho = hands[(leader + 1) & 3]
+    rho = hands[(leader + 3) & 3]
+    opp_top = highest((lho | rho) & sm)
+    limit = 13
+    if lho & trump != ZERO:
+        limit = min(limit, popcount(lho & sm))
+    if rho & trump != ZERO:
+        limit = min(limit, popcount(rho & sm))
+    on_lead = hands[leader] & sm
+    follow = hands[(leader + 2) & 3] & sm
+    follow_spare = popcount(hands[(leader + 2) & 3] & ~trump & ~sm)
+    lead_spare = popcount(hands[leader] & ~trump & ~sm)
+    wins = above(opp_top)
+    got = 0
+    low_used = -1
+    while got < limit and on_lead != ZERO:
+        a = highest(on_lead)
+        if follow != ZERO:
+            b = lowest(follow)
+        else:
+            if follow_spare == 0:
+                break
+            b = -1
+        if BIT[a] & wins == ZERO and (b < 0 or BIT[b] & wins == ZERO):
+            break
+        w = a if b < a else b
+        if low_used < 0 or w < low_used:
+            low_used = w
+        on_lead ^= BIT[a]
+        if b >= 0:
+            follow ^= BIT[b]
+        else:
+            follow_spare -= 1
+        got += 1
+        if b > a:
+            on_lead, follow = follow, on_lead
+            lead_spare, follow_spare = follow_spare, lead_spare
+    if got == 0:
+        return 0, ZERO
+    return got, BIT[low_used]
+
+
+@njit(cache=True)
 def quick_tricks(
     hands: np.ndarray, players: int, leader: int, broken: bool, suit_masks: np.ndarray
 ) -> tuple[int, np.uint64]:
@@ -138,6 +195,12 @@ def quick_tricks(
     best, rel = _cash(hands, players, leader, broken, suit_masks)
     if players != 4:
         return best, rel
+    for s in range(3):
+        if hands[leader] & suit_masks[s] != ZERO:
+            got, r = _joint_run(hands, leader, s, suit_masks)
+            if got > best:
+                best = got
+                rel = r
     partner = (leader + 2) & 3
     lho = (leader + 1) & 3
     rho = (leader + 3) & 3
@@ -423,6 +486,29 @@ def probe(
             elif rem - qt < target:
                 tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - qt)
                 return False, rel
+            if top_trump < 0 and players == 4:
+                # no trumps left: when an opponent tops every suit the leader can lead, the first
+                # trick is theirs, so the leader's side cannot take every remaining trick
+                lho, rho = hands[(leader + 1) & 3], hands[(leader + 3) & 3]
+                ours = hands[leader] | hands[(leader + 2) & 3]
+                lost = True
+                rel = ZERO
+                for s in range(3):
+                    sm = suit_masks[s]
+                    if hands[leader] & sm == ZERO:
+                        continue
+                    their = highest((lho | rho) & sm)
+                    if their < highest(ours & sm):
+                        lost = False
+                        break
+                    rel |= BIT[their]
+                if lost:
+                    if side_of(leader) == 0 and target >= rem:
+                        tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - 1)
+                        return False, rel
+                    if side_of(leader) == 1 and target <= 1:
+                        tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, 1, NO_UPPER)
+                        return True, rel
             if top_trump >= 0:
                 # a hand holding the top trumps in sequence wins a trick with each of them
                 holder = 0
@@ -443,6 +529,34 @@ def probe(
                     return False, rel
                 if side_of(holder) == 0 and target <= sure:
                     tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, sure, NO_UPPER)
+                    return True, rel
+                # each trump of one hand above every opposing trump takes a trick for its side (it
+                # wins the trick it falls on unless the partner's card beats it), one trick per card
+                for side in range(2):
+                    opp_top = -1
+                    for p in range(players):
+                        if side_of(p) != side:
+                            opp_top = max(opp_top, highest(hands[p] & trumps))
+                    sure = 0
+                    best_mine = ZERO
+                    for p in range(players):
+                        if side_of(p) == side:
+                            mine = hands[p] & trumps & above(opp_top)
+                            cnt = popcount(mine)
+                            if cnt > sure:
+                                sure = cnt
+                                best_mine = mine
+                    need = target if side == 0 else rem - target + 1
+                    if sure < need:
+                        continue
+                    # the proof rests only on the `need` highest of them: pin the ranks from there up
+                    for _ in range(sure - need):
+                        best_mine ^= BIT[lowest(best_mine)]
+                    rel = BIT[lowest(best_mine)]
+                    if side == 1:
+                        tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - need)
+                        return False, rel
+                    tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, need, NO_UPPER)
                     return True, rel
     seat = (leader + k) % players
     hand = hands[seat]
