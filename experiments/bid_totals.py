@@ -93,8 +93,15 @@ def measure(exp: Experiment, engine: Engine) -> dict:
         "share_14_or_more": wilson_estimate((total >= 14).sum(), n),
         "mean_table_bid_total": ratio_estimate(per_game["total"], per_game["one"]),
     }
-    return {"player": player, "games": len(per_game), "hands": n, "figs": figs, "parts": parts,
-            "mode": int(values[counts.argmax()]), "dist": pd.DataFrame(rows)}
+    return {
+        "player": player,
+        "games": len(per_game),
+        "hands": n,
+        "figs": figs,
+        "parts": parts,
+        "mode": int(values[counts.argmax()]),
+        "dist": pd.DataFrame(rows),
+    }
 
 
 def main(out_dir=None, scale: float = 1.0, workers: int = 2, engines=ENGINE_NAMES):

@@ -58,8 +58,10 @@ def engine_section(engine: Engine, sh: ShiftedRuns) -> str:
 
     def prow(k):
         q = paired[k]
-        return (f"| {k} | {q['penalty_points_diff'].n:,} | {q['penalty_points_diff'].fmt(1, signed=True)} | "
-                f"{q['win_diff'].fmt(1, percent=True, signed=True)} | {q['margin'].fmt(0, signed=True)} |")
+        return (
+            f"| {k} | {q['penalty_points_diff'].n:,} | {q['penalty_points_diff'].fmt(1, signed=True)} | "
+            f"{q['win_diff'].fmt(1, percent=True, signed=True)} | {q['margin'].fmt(0, signed=True)} |"
+        )
 
     return f"""### `{engine.play}`
 
@@ -125,13 +127,16 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2, engines=ENGINE_NAME
               signed=True),
     ]  # fmt: skip
     answer = answer_per_engine(claims[:1] + claims[2:3])
-    body = "\n\n".join(engine_section(ENGINES[k], sh) for k, sh in runs.items()) + f"""
+    body = (
+        "\n\n".join(engine_section(ENGINES[k], sh) for k, sh in runs.items())
+        + f"""
 
 **What it means.** Bidding one trick under the count piles up bags, but it also avoids sets: the sheet's
 question is about bags, the win rate rows say whether the trade pays. A finding that holds under `tips` play only
 is a finding about that player: `expert` and `pimc` take tricks that tips gives away, which moves both the sets a
 counting bid suffers and the bags a cautious one collects. See [bid_totals](../bid_totals/README.md) for how high
 the counting bids run. ("About 100" here means within {CLOSE:.0f} points of 100.)"""
+    )
     setup = (f"Per play engine, two duplicate tournaments (every game id played twice with the partnerships swapped), "
              f"standard rules (10 bags cost {RULES.bag_penalty} points), games stopped at {RULES.hand_cap} hands: "
              "`cautious+ENGINE` against `counting+ENGINE`, and `cautious/counting+ENGINE`, a partnership whose first "

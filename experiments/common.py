@@ -84,7 +84,11 @@ def run_tournament(entrants: Sequence[Any], run_dir: Path, *, workers: int, engi
         result = tournament(list(entrants), rules, workers=workers, out=run_dir, fresh=True, **kwargs)
     timing = Path(run_dir) / "play_seconds.json"
     if result.chunks_run:
-        previous = json.loads(timing.read_text())["seconds"] if result.chunks_run < len(result.chunks) and timing.exists() else 0.0
+        previous = (
+            json.loads(timing.read_text())["seconds"]
+            if result.chunks_run < len(result.chunks) and timing.exists()
+            else 0.0
+        )
         timing.write_text(json.dumps({"seconds": previous + result.seconds, "hands": result.total_hands}))
     HANDS.append(result.total_hands)
     PLAY_SECONDS.append(json.loads(timing.read_text())["seconds"] if timing.exists() else float("nan"))
@@ -375,8 +379,11 @@ def cli(name: str, main: Callable[..., Any], argv: Sequence[str] | None = None, 
     parser.add_argument("--out", default=None, help=f"output directory (default results/{name})")
     parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
     if engines:
-        parser.add_argument("--engines", default=",".join(ENGINE_NAMES),
-                            help=f"play engines to run, comma-separated (default {','.join(ENGINE_NAMES)})")
+        parser.add_argument(
+            "--engines",
+            default=",".join(ENGINE_NAMES),
+            help=f"play engines to run, comma-separated (default {','.join(ENGINE_NAMES)})",
+        )
     args = parser.parse_args(argv)
     start = time.perf_counter()
     extra = {"engines": tuple(args.engines.split(","))} if engines else {}
@@ -476,8 +483,10 @@ class Experiment:
     def budgets(self, unit: str = "deals") -> str:
         """One sentence: what each engine played, at scale 1 times `--scale`."""
         parts = [f"`{e.play}` {self.games(e):,} {unit}" for e in self.engines]
-        return ("Play engines and budgets (per tournament): " + "; ".join(parts) + ". pimc plays in the script's "
-                "process (its solver compiles once per process), the others on the worker processes.")
+        return (
+            "Play engines and budgets (per tournament): " + "; ".join(parts) + ". pimc plays in the script's "
+            "process (its solver compiles once per process), the others on the worker processes."
+        )
 
 
 def engine_runs() -> str:
@@ -492,8 +501,11 @@ def engine_runs() -> str:
         row[2] += hands
         row[3] += seconds
     lines = [f"| {e} | {r[0]} | {r[1]:,} | {r[2]:,} | {r[3]:.0f} |" for e, r in rows.items()]
-    return ("\nPer play engine:\n\n| engine | tournaments | games | hands | seconds of play |\n|---|---|---|---|---|\n"
-            + "\n".join(lines) + "\n")
+    return (
+        "\nPer play engine:\n\n| engine | tournaments | games | hands | seconds of play |\n|---|---|---|---|---|\n"
+        + "\n".join(lines)
+        + "\n"
+    )
 
 
 def machine() -> str:
@@ -506,8 +518,10 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    return (f"{model}, {os.cpu_count()} cores (shared with other jobs), {platform.system()} {platform.release()}, "
-            f"Python {platform.python_version()}")
+    return (
+        f"{model}, {os.cpu_count()} cores (shared with other jobs), {platform.system()} {platform.release()}, "
+        f"Python {platform.python_version()}"
+    )
 
 
 @dataclass
@@ -565,13 +579,18 @@ class Claim:
         if self.flips:
             return "flips: " + ", ".join(f"{e} {v}" for e, v in verdicts.items())
         if self.changes:
-            return ("changes: " + ", ".join(f"{e} {v}" for e, v in verdicts.items())
-                    + " (the no-difference interval excludes the effect the other engine measures)")
+            return (
+                "changes: "
+                + ", ".join(f"{e} {v}" for e, v in verdicts.items())
+                + " (the no-difference interval excludes the effect the other engine measures)"
+            )
         unclear = [e for e, v in verdicts.items() if v == self.inconclusive]
         definite = self.definite()
         if definite:
-            return (f"{', '.join(definite)} agree ({next(iter(definite.values()))}); {', '.join(unclear)} cannot tell "
-                    "(its interval allows both the verdict and none): no flip")
+            return (
+                f"{', '.join(definite)} agree ({next(iter(definite.values()))}); {', '.join(unclear)} cannot tell "
+                "(its interval allows both the verdict and none): no flip"
+            )
         return f"{self.inconclusive} under every engine"
 
     def status(self) -> str:
@@ -598,10 +617,13 @@ def verdict_section(claims: Sequence[Claim], engines: Sequence[Engine]) -> str:
     changed = [c for c in claims if c.changes]
     unclear = len(claims) - len(held) - len(flipped) - len(changed)
     lines = [f"- {c.claim}: {c.across()}." for c in claims]
-    summary = (f"{len(held)} of {len(claims)} verdicts hold across the {len(names)} engines, {len(flipped)} flip "
-               f"(opposite measured verdicts), {len(changed)} change (an effect measured under one engine is absent "
-               "under another, whose interval excludes it)"
-               + (f", {unclear} agree where the intervals can tell" if unclear else "") + ":")
+    summary = (
+        f"{len(held)} of {len(claims)} verdicts hold across the {len(names)} engines, {len(flipped)} flip "
+        f"(opposite measured verdicts), {len(changed)} change (an effect measured under one engine is absent "
+        "under another, whose interval excludes it)"
+        + (f", {unclear} agree where the intervals can tell" if unclear else "")
+        + ":"
+    )
     return "\n".join([head, rule, *rows, "", summary, "", *lines])
 
 
@@ -609,7 +631,8 @@ def answer_per_engine(claims: Sequence[Claim]) -> str:
     """The one-line answer: each claim's verdict per engine, and whether it holds."""
     parts = []
     for c in claims:
-        per = "; ".join(f"{e} {v} ({c.figure_text(est).replace('95% CI ', '')})"
-                        for e, (est, v) in c.per_engine.items())
+        per = "; ".join(
+            f"{e} {v} ({c.figure_text(est).replace('95% CI ', '')})" for e, (est, v) in c.per_engine.items()
+        )
         parts.append(f"{c.claim[0].upper()}{c.claim[1:]}: {per}; {c.status()}.")
     return " ".join(parts)

@@ -60,8 +60,17 @@ def measure(exp: Experiment, engine: Engine) -> dict:
                        figures_frame({COVER: {**{f"paired_{k}": e for k, e in paired.items()},
                                               "nil_success_minus_uncovered": gap}})],
                       ignore_index=True).assign(engine=engine.name)  # fmt: skip
-    return {"COVER": COVER, "BARE": BARE, "games": games, "figs": figs, "paired": paired, "made": made, "bare": bare,
-            "gap": gap, "frame": frame}
+    return {
+        "COVER": COVER,
+        "BARE": BARE,
+        "games": games,
+        "figs": figs,
+        "paired": paired,
+        "made": made,
+        "bare": bare,
+        "gap": gap,
+        "frame": frame,
+    }
 
 
 def engine_section(engine: Engine, r: dict) -> str:
@@ -131,13 +140,16 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2, engines=ENGINE_NAME
               2, percent=True, signed=True),
     ]  # fmt: skip
     answer = answer_per_engine(claims)
-    body = "\n\n".join(engine_section(ENGINES[k], r) for k, r in m.items()) + """
+    body = (
+        "\n\n".join(engine_section(ENGINES[k], r) for k, r in m.items())
+        + """
 
 **What it means.** The nil rule (no ace, no singleton king, at most three spades none above the 6, count below 2)
 picks the nils; the opponents attack them with each engine's own play (tips' lead-low play, and for the expert
 and pimc also the expert's hunt by voids). `-nil_coverage` turns partner's cover off: under `expert` (and `pimc`,
 which plays the expert's card while a nil is live) that also turns off the expert's `safe_coverage` leads, which
 act only while covering, so each engine's row compares its full coverage with none."""
+    )
     setup = (f"Per play engine, one duplicate tournament, standard rules (nil ±{RULES.nil_value}, tricks of a failed "
              f"nil count as bags), games stopped at {RULES.hand_cap} hands: `counting+ENGINE` against "
              "`counting+ENGINE(-nil_coverage)`. Nil success is nils made per nil bid, with a Wilson interval (nil "

@@ -98,13 +98,18 @@ def side_outcome(rows: pd.DataFrame, side: np.ndarray, table: str) -> pd.DataFra
     }, index=rows.index)  # fmt: skip
 
 
-def later_nine_bag_hands(hands: pd.DataFrame, samples: pd.DataFrame, up_seating, floor_seating) -> dict[str, np.ndarray]:
+def later_nine_bag_hands(
+    hands: pd.DataFrame, samples: pd.DataFrame, up_seating, floor_seating
+) -> dict[str, np.ndarray]:
     """For each sample, how many later hands of the same game the side entered at 9 bags (modulo 10),
     at the table where it bid the extra trick and at the one where it bid the floor."""
     nine = RULES.bag_threshold - 1
     long = hands[["seating", "game", "hand", "bags_before0", "bags_before1"]]
-    key = samples[["game", "hand", "side"]].rename(columns={"hand": "at"}).assign(
-        up=up_seating, floor=floor_seating, sample=np.arange(len(samples)))
+    key = (
+        samples[["game", "hand", "side"]]
+        .rename(columns={"hand": "at"})
+        .assign(up=up_seating, floor=floor_seating, sample=np.arange(len(samples)))
+    )
     merged = key.merge(long, on="game")
     merged = merged[merged["hand"] > merged["at"]]
     bags = np.where(merged["side"] == 0, merged["bags_before0"], merged["bags_before1"])
@@ -129,9 +134,13 @@ def measure(exp: Experiment, engine: Engine) -> dict:
     side = np.where(first["diff0"].to_numpy(), 0, 1)
     # seating 0 (suffix a) has AWARE on side 0: side 0's extra trick is at table a, side 1's at table b
     up = side_outcome(first, side, "a").where(pd.Series(side == 0, index=first.index), side_outcome(first, side, "b"))
-    floor = side_outcome(first, side, "b").where(pd.Series(side == 0, index=first.index), side_outcome(first, side, "a"))
+    floor = side_outcome(first, side, "b").where(
+        pd.Series(side == 0, index=first.index), side_outcome(first, side, "a")
+    )
     extra = up["contract"] - floor["contract"]
-    if len(first) and not ((extra >= 1).all() and (up["bags_before"] % RULES.bag_threshold == RULES.bag_threshold - 1).all()):
+    if len(first) and not (
+        (extra >= 1).all() and (up["bags_before"] % RULES.bag_threshold == RULES.bag_threshold - 1).all()
+    ):
         raise AssertionError("a divergent hand is not a bag-aware round-up at nine bags")
     g = result.games.assign(entrant=result.games["entrant"].astype(str)).set_index(["seating", "game", "side"])
     games_ = first["game"].to_numpy()
@@ -175,14 +184,27 @@ def measure(exp: Experiment, engine: Engine) -> dict:
                              "value": int((samples["extra_tricks"] >= 2).sum())}])]  # fmt: skip
     frame = pd.concat(rows, ignore_index=True).assign(engine=engine.name)
     samples.to_csv(exp.out / "run" / engine.name / "nine_bags_hands.csv", index=False)  # per hand: kept out of git
-    return {"AWARE": AWARE, "PLAIN": PLAIN, "games": games, "figs": figs, "paired": paired, "rate": rate,
-            "diff": diff, "means": means, "counts": counts, "n": n, "samples": samples, "frame": frame}
+    return {
+        "AWARE": AWARE,
+        "PLAIN": PLAIN,
+        "games": games,
+        "figs": figs,
+        "paired": paired,
+        "rate": rate,
+        "diff": diff,
+        "means": means,
+        "counts": counts,
+        "n": n,
+        "samples": samples,
+        "frame": frame,
+    }
 
 
 def engine_section(engine: Engine, r: dict) -> str:
     """The per-engine tables (the numbers behind one column of the verdict table)."""
     AWARE, PLAIN, figs, paired, rate, diff, means, counts, n, samples = (
-        r[k] for k in ("AWARE", "PLAIN", "figs", "paired", "rate", "diff", "means", "counts", "n", "samples"))
+        r[k] for k in ("AWARE", "PLAIN", "figs", "paired", "rate", "diff", "means", "counts", "n", "samples")
+    )
     return f"""### `{engine.play}`
 
 **The hands where it matters** ({n:,} first divergent hands out of {counts["games"]:,} deals;
@@ -269,7 +291,9 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2, engines=ENGINE_NAME
               percent=True, signed=True),
     ]  # fmt: skip
     answer = answer_per_engine(claims[:2])
-    body = "\n\n".join(engine_section(ENGINES[k], r) for k, r in m.items()) + """
+    body = (
+        "\n\n".join(engine_section(ENGINES[k], r) for k, r in m.items())
+        + """
 
 The "won the game" and "final score margin" rows follow the rest of the game, in which the side keeps bidding
 bag-aware (or not) and the opponents do the opposite; the hand rows are an exact counterfactual (same cards, score
@@ -280,6 +304,7 @@ and bags, only the side's bid differs). The script also writes every sample, one
 costs about 60, not 50), the tenth bag -100. A set side takes no bags, so it stays at 9 bags and faces the same
 choice again. The engines differ in how many tricks the side actually takes, which moves both the set and the
 bag odds of the extra trick."""
+    )
     setup = (f"Per play engine, one duplicate tournament, standard rules, games stopped at {RULES.hand_cap} hands: "
              "`counting+ENGINE` (bag-aware at 9 bags: margin 1, borderline 0.5) against "
              f"`counting(bag_aware=False)+ENGINE` (always rounds down). {exp.budgets('deals')}")  # fmt: skip

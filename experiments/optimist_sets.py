@@ -61,8 +61,10 @@ def engine_section(engine: Engine, sh: ShiftedRuns) -> str:
 
     def prow(k):
         q = paired[k]
-        return (f"| {k} | {q['win_diff'].n:,} | {q['win_diff'].fmt(1, percent=True, signed=True)} | "
-                f"{q['margin'].fmt(0, signed=True)} | {q['sets_per_game_diff'].fmt(2, signed=True)} |")
+        return (
+            f"| {k} | {q['win_diff'].n:,} | {q['win_diff'].fmt(1, percent=True, signed=True)} | "
+            f"{q['margin'].fmt(0, signed=True)} | {q['sets_per_game_diff'].fmt(2, signed=True)} |"
+        )
 
     return f"""### `{engine.play}`
 
@@ -79,8 +81,8 @@ Paired over deals (each game id played in both seatings; optimist side minus cou
 {prow("one optimist")}
 
 With `{engine.play}` play the optimist's extra trick raises the set rate by
-{(o_opt['set_rate'].value - o_cnt['set_rate'].value) * 100:.1f} points with one optimist and by
-{(p_opt['set_rate'].value - p_cnt['set_rate'].value) * 100:.1f} points with two (a +2 contract)."""
+{(o_opt["set_rate"].value - o_cnt["set_rate"].value) * 100:.1f} points with one optimist and by
+{(p_opt["set_rate"].value - p_cnt["set_rate"].value) * 100:.1f} points with two (a +2 contract)."""
 
 
 def main(out_dir=None, scale: float = 1.0, workers: int = 2, engines=ENGINE_NAMES):
@@ -133,13 +135,16 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2, engines=ENGINE_NAME
                    "loses more")) for k, sh in runs.items()}, 1, percent=True, signed=True),
     ]  # fmt: skip
     answer = answer_per_engine(claims[:1] + claims[3:4])
-    body = "\n\n".join(engine_section(ENGINES[k], sh) for k, sh in runs.items()) + f"""
+    body = (
+        "\n\n".join(engine_section(ENGINES[k], sh) for k, sh in runs.items())
+        + f"""
 
 **What it means.** The sheet's "one hand in three" is about one player who adds a trick. The question is not
 only whether that side is set one hand in three but whether the counting baseline is set much less: "about"
 means within {CLOSE * 100:.0f} points of 33.3%. Sets per contract leave out the rare hands where a side had no
 contract (both partners nil). Games with optimists last longer, and some reach the {RULES.hand_cap}-hand cap
 (counted in the set rates, never as wins)."""
+    )
     setup = (f"Per play engine, two duplicate tournaments (every game id played twice with the partnerships swapped), "
              f"standard rules, games stopped at {RULES.hand_cap} hands: `optimist+ENGINE` against `counting+ENGINE`, "
              "and `optimist/counting+ENGINE`, a partnership whose first seat bids `optimist` and whose second seat "

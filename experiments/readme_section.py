@@ -37,7 +37,9 @@ def play_time(name: str) -> str:
 
 def section() -> str:
     width = max(len(name) for name in ORDER) + len(".venv/bin/python experiments/.py")
-    commands = "\n".join(f"{'.venv/bin/python experiments/' + name + '.py':<{width}}{play_time(name)}" for name in ORDER)
+    commands = "\n".join(
+        f"{'.venv/bin/python experiments/' + name + '.py':<{width}}{play_time(name)}" for name in ORDER
+    )
     entries = "\n".join(entry(name) for name in ORDER if (ROOT / "results" / name / "README.md").exists())
     return f"""{HEADING}
 
@@ -72,7 +74,7 @@ def write(readme: Path = ROOT / "README.md") -> None:
     new = section()
     match = re.search(rf"^{re.escape(HEADING)}\n.*?(?=^## |\Z)", text, re.M | re.S)
     if match:
-        text = text[: match.start()] + new + ("\n" if match.end() < len(text) else "") + text[match.end():]
+        text = text[: match.start()] + new + ("\n" if match.end() < len(text) else "") + text[match.end() :]
     else:
         text = text.rstrip("\n") + "\n\n" + new
     readme.write_text(text)

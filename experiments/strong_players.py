@@ -73,8 +73,8 @@ def dd_tricks_lost(player: str, hands: int, seed: int, last: int = LOST_TRICKS) 
             n_side_hands += 2
             plays, seats = log.plays[r], log.play_seats[r]
             for t in range(13):
-                cards = [int(c) for c in plays[4 * t: 4 * t + 4]]
-                who = [int(s) for s in seats[4 * t: 4 * t + 4]]
+                cards = [int(c) for c in plays[4 * t : 4 * t + 4]]
+                who = [int(s) for s in seats[4 * t : 4 * t + 4]]
                 for k in range(4):
                     side = who[k] % 2
                     made = contract[side] > 0 and sum(won[s] for s in (side, side + 2) if bids[s] > 0) >= contract[side]
@@ -209,9 +209,11 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2, switches=EXPERT_SWI
     if pimc:
         pimc_frame, pimc_sentence, pimc_body = _pimc_section(out, scale, workers)
         pimc_speed = run_bench(["pimc"], hands=scaled(200, scale, minimum=4))["pimc"]
-        pimc_body += (f"\n\nSpeed of the search, `spades-lab bench --json --workload pimc --hands "
-                      f"{scaled(200, scale, minimum=4)}` in this run: {pimc_speed['decisions_per_s']:.1f} searched "
-                      f"decisions/s ({pimc_speed['decisions']} decisions in {pimc_speed['seconds']:.0f} s).")
+        pimc_body += (
+            f"\n\nSpeed of the search, `spades-lab bench --json --workload pimc --hands "
+            f"{scaled(200, scale, minimum=4)}` in this run: {pimc_speed['decisions_per_s']:.1f} searched "
+            f"decisions/s ({pimc_speed['decisions']} decisions in {pimc_speed['seconds']:.0f} s)."
+        )
         pimc_frame.to_csv(out / "pimc.csv", index=False)
         csvs.append("pimc.csv")
     main_row = table.iloc[0]
@@ -240,8 +242,13 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2, switches=EXPERT_SWI
     neutral = ablation[(ablation["paired_win_lo"] <= 0) & (ablation["paired_win_hi"] >= 0)]
 
     def listed(frame: pd.DataFrame) -> str:
-        return ", ".join(f"{s} ({w:.1%}, {lo:.1%} to {hi:.1%})" for s, w, lo, hi in
-                         zip(frame["match"], frame["win_rate"], frame["win_lo"], frame["win_hi"])) or "none"
+        return (
+            ", ".join(
+                f"{s} ({w:.1%}, {lo:.1%} to {hi:.1%})"
+                for s, w, lo, hi in zip(frame["match"], frame["win_rate"], frame["win_lo"], frame["win_hi"])
+            )
+            or "none"
+        )
 
     verdict = "meets" if main_row["win_lo"] >= 0.75 else ("reaches" if main_row["win_rate"] >= 0.75 else "misses")
     answer = (f"counting+expert wins {main_row['win_rate']:.1%} of its games against counting+tips (95% Wilson "

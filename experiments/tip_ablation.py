@@ -150,7 +150,9 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2, engines=ENGINE_NAME
               + f"), {len(changed)} change (an effect under one engine, none under another: "
               + (", ".join(c.claim.split(": ")[1] for c in changed) or "none")
               + "); the rest differ only where an interval is too wide to tell.")  # fmt: skip
-    body = "\n\n".join(engine_section(ENGINES[k], t) for k, t in tables.items()) + f"""
+    body = (
+        "\n\n".join(engine_section(ENGINES[k], t) for k, t in tables.items())
+        + f"""
 
 Which tips matter is decided by the paired test: the Wilson interval treats the games as independent, but in
 duplicate the two tables of a deal are played on the same cards with the seats swapped, so the paired difference
@@ -166,6 +168,7 @@ nil. Under pimc only the three nil rules are ablated (`PIMC_SWITCHES`: they act 
 the expert's card while a nil is live), at {exp.games(ENGINES["pimc"]) if "pimc" in tables else 0} deals each: the other rows say
 "not run". The expert's own additions are ablated in [strong_players](../strong_players/README.md). Each row measures a
 tip in the company of all the others: a tip that only matters when another one is off shows up as worth little."""
+    )
     setup = (f"Per play engine, {len(switches) + 1} duplicate tournaments, standard rules, games stopped at "
              f"{RULES.hand_cap} hands; tips numbered as in docs/strategies.md (the nil rules after them). "
              f"{exp.budgets('deals')}")  # fmt: skip

@@ -49,6 +49,8 @@ THREE_PLAYER_OUT = "2C"  # the card removed from the three-player deck
 def tricks_per_hand(players: int) -> int:
     """13 tricks, or 17 with three players (51 cards: the 2 of clubs removed)."""
     return THREE_PLAYER_TRICKS if players == 3 else TRICKS_PER_HAND
+
+
 FULL_DECK = frozenset(rank + suit for suit in SUITS for rank in RANKS)
 JOKER_CARDS = ("BJ", "LJ")
 

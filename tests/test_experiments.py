@@ -75,4 +75,7 @@ def test_engine_names_and_verdicts() -> None:
     same = common.Claim("x", "f", {"tips": (up, "helps"), "expert": (up, "helps")})
     assert flip.flips and not flip.holds and unclear.flips is False and not unclear.holds and same.holds
     section = common.verdict_section([flip, unclear, same], [common.ENGINES[e] for e in ("tips", "expert", "pimc")])
-    assert "1 of 3 verdicts hold across the 3 engines, 1 flip (opposite measured verdicts), 1 change" in section and "not run" in section
+    assert (
+        "1 of 3 verdicts hold across the 3 engines, 1 flip (opposite measured verdicts), 1 change" in section
+        and "not run" in section
+    )

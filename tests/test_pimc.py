@@ -133,7 +133,7 @@ def test_pimc_searches_while_a_nil_is_live() -> None:
     bidder = "counting(nil_max_spades=3)"
     first = make_players([f"{bidder}+pimc(worlds=4,max_tricks=3)", f"{bidder}+expert"])
     logs = list(simulate_hands(rules, first, 24, seed=11))
-    nil_hands = sum(int(((log.bids == 0)).any(axis=1).sum()) for log in logs)
+    nil_hands = sum(int((log.bids == 0).any(axis=1).sum()) for log in logs)
     assert nil_hands > 0 and first[0].player.searched_nil > 0
     again = make_players([f"{bidder}+pimc(worlds=4,max_tricks=3)", f"{bidder}+expert"])
     assert all(np.array_equal(a.plays, b.plays) for a, b in zip(logs, simulate_hands(rules, again, 24, seed=11)))

@@ -70,9 +70,7 @@ def legal_mask(
 
 
 @njit(cache=True)
-def _cash(
-    hands: np.ndarray, players: int, leader: int, broken: bool, suit_masks: np.ndarray
-) -> tuple[int, np.uint64]:
+def _cash(hands: np.ndarray, players: int, leader: int, broken: bool, suit_masks: np.ndarray) -> tuple[int, np.uint64]:
     """Tricks the leader can surely cash from the top, leading throughout (a lower bound for its side).
 
     In a side suit only cards above every other hand's cards count (so the partner never
@@ -124,9 +122,7 @@ def _cash(
 
 
 @njit(cache=True)
-def _joint_run(
-    hands: np.ndarray, leader: int, s: int, suit_masks: np.ndarray
-) -> tuple[int, np.uint64]:
+def _joint_run(hands: np.ndarray, leader: int, s: int, suit_masks: np.ndarray) -> tuple[int, np.uint64]:
     """Tricks the leader's side surely takes in side suit `s` alone, both hands' winners counted.
 
     A line of play for the side: the hand on lead plays its highest card of the suit, its partner
@@ -484,7 +480,9 @@ def probe(
                     tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, qt, NO_UPPER)
                     return True, rel
             elif rem - qt < target:
-                tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - qt)
+                tt_save(
+                    tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - qt
+                )
                 return False, rel
             if top_trump < 0 and players == 4:
                 # no trumps left: when an opponent tops every suit the leader can lead, the first
@@ -504,10 +502,25 @@ def probe(
                     rel |= BIT[their]
                 if lost:
                     if side_of(leader) == 0 and target >= rem:
-                        tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - 1)
+                        tt_save(
+                            tt_index,
+                            tt_keys,
+                            tt_vals,
+                            tt_meta,
+                            shape,
+                            w0,
+                            w1,
+                            rel,
+                            everyone,
+                            suit_masks,
+                            NO_LOWER,
+                            rem - 1,
+                        )
                         return False, rel
                     if side_of(leader) == 1 and target <= 1:
-                        tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, 1, NO_UPPER)
+                        tt_save(
+                            tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, 1, NO_UPPER
+                        )
                         return True, rel
             if top_trump >= 0:
                 # a hand holding the top trumps in sequence wins a trick with each of them
@@ -525,10 +538,25 @@ def probe(
                 sure = popcount(hands[holder] & suit_masks[3] & ~below(run))
                 rel = BIT[run]
                 if side_of(holder) == 1 and target > rem - sure:
-                    tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - sure)
+                    tt_save(
+                        tt_index,
+                        tt_keys,
+                        tt_vals,
+                        tt_meta,
+                        shape,
+                        w0,
+                        w1,
+                        rel,
+                        everyone,
+                        suit_masks,
+                        NO_LOWER,
+                        rem - sure,
+                    )
                     return False, rel
                 if side_of(holder) == 0 and target <= sure:
-                    tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, sure, NO_UPPER)
+                    tt_save(
+                        tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, sure, NO_UPPER
+                    )
                     return True, rel
                 # each trump of one hand above every opposing trump takes a trick for its side (it
                 # wins the trick it falls on unless the partner's card beats it), one trick per card
@@ -554,9 +582,24 @@ def probe(
                         best_mine ^= BIT[lowest(best_mine)]
                     rel = BIT[lowest(best_mine)]
                     if side == 1:
-                        tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - need)
+                        tt_save(
+                            tt_index,
+                            tt_keys,
+                            tt_vals,
+                            tt_meta,
+                            shape,
+                            w0,
+                            w1,
+                            rel,
+                            everyone,
+                            suit_masks,
+                            NO_LOWER,
+                            rem - need,
+                        )
                         return False, rel
-                    tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, need, NO_UPPER)
+                    tt_save(
+                        tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, need, NO_UPPER
+                    )
                     return True, rel
     seat = (leader + k) % players
     hand = hands[seat]
@@ -620,7 +663,9 @@ def probe(
         if result:
             tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel_all, everyone, suit_masks, target, NO_UPPER)
         else:
-            tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel_all, everyone, suit_masks, NO_LOWER, target - 1)
+            tt_save(
+                tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel_all, everyone, suit_masks, NO_LOWER, target - 1
+            )
     return result, rel_all
 
 

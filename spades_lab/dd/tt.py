@@ -252,9 +252,7 @@ def tt_save(
                     vals[e, 5] = hi
                 return
             e = np.int64(keys[e, 2]) - 1
-    if meta[META_ENTRIES] >= keys.shape[0] or (
-        slot < 0 and meta[META_SHAPES] + 1 > SHAPE_FILL * index.shape[0]
-    ):
+    if meta[META_ENTRIES] >= keys.shape[0] or (slot < 0 and meta[META_SHAPES] + 1 > SHAPE_FILL * index.shape[0]):
         clear_table(index, meta)
         slot = _find_shape(index, shape)
     if slot < 0:

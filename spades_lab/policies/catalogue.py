@@ -94,7 +94,12 @@ def catalogue() -> dict[str, list[dict[str, Any]]]:
         for entry in entries(role):
             docs = source_docs()
             params = [
-                {"name": f.name, "type": str(f.type), "default": _jsonable(_default(f)), "doc": docs.get(f"{entry.params.__name__}.{f.name}", docs.get(f.name, ""))}
+                {
+                    "name": f.name,
+                    "type": str(f.type),
+                    "default": _jsonable(_default(f)),
+                    "doc": docs.get(f"{entry.params.__name__}.{f.name}", docs.get(f.name, "")),
+                }
                 for f in fields(entry.params)
             ]
             listed.append({"name": entry.name, "doc": " ".join(entry.doc.split()), "params": params})

@@ -71,7 +71,9 @@ class HandStats:
             out.append(
                 {
                     "partnership": team,
-                    "seats": ("0+2" if team == 0 else "1+3") if self.players == 4 and len(self.points) == 2 else str(team),
+                    "seats": ("0+2" if team == 0 else "1+3")
+                    if self.players == 4 and len(self.points) == 2
+                    else str(team),
                     "hands": self.hands,
                     "games_won": int(self.wins[team]),
                     "win_rate": self.wins[team] / self.games_over if self.games_over else float("nan"),
