@@ -189,7 +189,7 @@ class PimcPlay:
             solver.clear()
             w = slice(t * worlds, (t + 1) * worlds)
             values[t] = dd.card_values(flat_hands[w], flat_trick[w], flat_leader[w], flat_broken[w], solver=solver)
-            for s in np.flatnonzero(live[t]):
+            for s in map(int, np.flatnonzero(live[t])):
                 hit = nil_broken_values(flat_hands[w], flat_trick[w], flat_leader[w], flat_broken[w],
                                         np.full(worlds, s), solver)  # fmt: skip
                 outcome[t] |= (hit == 1).astype(np.int64) << int(s)
