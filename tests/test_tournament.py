@@ -133,6 +133,21 @@ def test_same_tables_for_two_workers_and_other_chunk_sizes(reference, tmp_path) 
     assert_same_tables(reference, one_chunk)
 
 
+def test_a_second_run_reuses_the_worker_pool_and_gives_the_same_tables(reference, tmp_path) -> None:
+    """The spawned workers outlive a run (no second start-up); the reused ones play the same games."""
+    from spades_lab.tournament.executors import close_pool, worker_pool
+
+    entrants = ["random", steady(), "random(blind_rate=0.2)+random"]
+    close_pool()
+    assert_same_tables(reference, run(tmp_path / "first", entrants, games=50, workers=2, chunk_games=17))
+    workers = worker_pool(1).processes
+    started = [p.pid for p in workers]
+    assert_same_tables(reference, run(tmp_path / "again", entrants, games=50, workers=2, chunk_games=9))
+    assert [p.pid for p in worker_pool(1).processes] == started
+    close_pool()
+    assert not any(p.is_alive() for p in workers), "closing the pool ends its workers"
+
+
 def test_tables_are_the_engines_games(reference) -> None:
     """A chunk's hands are exactly the engine's games for that seating, whoever played them."""
     assert list(reference.summary["entrant"])[:2] == ["random", "steady"], "pairing 0 is random vs steady"

@@ -9,6 +9,7 @@ chunk already running that finishes, and then raises the first error: finished w
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing as mp
 import queue
 from collections.abc import Callable, Iterable, Iterator
@@ -21,7 +22,8 @@ from spades_lab.tournament.plan import Chunk
 
 START_METHOD = "spawn"
 """Fresh interpreters: portable (macOS, Windows), no inherited locks or threads; numba loads its
-compiled kernels from the on-disk cache, so a new worker is ready in about a second."""
+compiled kernels from the on-disk cache, so a new worker is ready in about a second and a half
+(imports, then kernels), and `WorkerPool` keeps it for the next run of this process."""
 
 
 def _takes(tasks: Iterable[ChunkTask]) -> tuple[ChunkTask | None, Iterator[ChunkTask]]:
@@ -71,6 +73,71 @@ def _serve(template: ChunkTask, chunks: Any, results: Any) -> None:
         results.put(("exit", None))
 
 
+def _live(inbox: Any, chunks: Any, results: Any) -> None:
+    """A pool's worker process: one `_serve` session per run template it is sent, until None."""
+    while (template := inbox.get()) is not None:
+        _serve(template, chunks, results)
+
+
+class WorkerPool:
+    """Spawned players that outlive a run, so the next run of this process (a notebook's sweep, a
+    benchmark) does not pay their start-up again.
+
+    A run sends each worker its template through the worker's own inbox and shares one queue of
+    chunks and one of results with them. A run that ends cleanly leaves both queues empty (every
+    chunk handed out was taken, every end mark consumed, every message received), so the next run
+    starts from nothing the last one left; after any other ending the pool is closed and the next
+    run starts a new one.
+    """
+
+    def __init__(self, size: int) -> None:
+        ctx: Any = mp.get_context(START_METHOD)
+        self.chunks, self.results = ctx.Queue(), ctx.Queue()
+        self.inboxes = [ctx.Queue() for _ in range(size)]
+        self.processes = [
+            ctx.Process(target=_live, args=(inbox, self.chunks, self.results), daemon=True) for inbox in self.inboxes
+        ]
+        for process in self.processes:
+            process.start()
+
+    def usable(self, size: int) -> bool:
+        return len(self.processes) == size and all(p.is_alive() for p in self.processes)
+
+    def close(self, wait: bool) -> None:
+        """Stop the workers: ask them to end (`wait`: they hold nothing) or terminate them at once."""
+        for inbox, process in zip(self.inboxes, self.processes):
+            if wait and process.is_alive():
+                inbox.put(None)
+            else:
+                process.terminate()
+        for process in self.processes:
+            process.join(timeout=10)
+            if process.is_alive():  # pragma: no cover - a worker stuck in native code
+                process.kill()
+
+
+_POOL: list[WorkerPool] = []
+"""This process's pool, if one is running (at most one)."""
+
+
+def worker_pool(size: int) -> WorkerPool:
+    """The running pool of `size` spawned workers, started (or restarted at another size) if needed."""
+    if _POOL and not _POOL[0].usable(size):
+        close_pool(wait=_POOL[0].usable(len(_POOL[0].processes)))
+    if not _POOL:
+        _POOL.append(WorkerPool(size))
+    return _POOL[0]
+
+
+def close_pool(wait: bool = True) -> None:
+    """Stop this process's worker pool (at exit, and after a run that did not end cleanly)."""
+    while _POOL:
+        _POOL.pop().close(wait)
+
+
+atexit.register(close_pool)
+
+
 def _window(
     tasks: Iterable[ChunkTask], submit: Callable[[ChunkTask], Any], wait_any: Callable[[set[Any]], set[Any]],
     result: Callable[[Any], ChunkResult], window: int,
@@ -101,23 +168,22 @@ def _window(
 
 def run_pool(tasks: Iterable[ChunkTask], workers: int) -> Iterator[ChunkResult]:
     """`workers` processes, each playing a stream of chunks in one full batch: this process and
-    `workers - 1` spawned ones.
+    `workers - 1` spawned ones, kept in this process's `WorkerPool` for the next run.
 
     This process hands out chunks through a queue, a few more than the batches hold, and takes
     its own from the same queue: every player takes a chunk whenever its batch has free tables,
     so none drains its batch at a chunk boundary and the last chunks go to whoever is free. This
-    process plays from the start, with its kernels loaded, while the spawned ones start up (about
-    a second of imports each). On the first failure nothing more is handed out; every player
-    finishes what it holds, and the error is raised.
+    process plays from the start, with its kernels loaded, while new workers start up (about a
+    second and a half each, paid once per pool). On the first failure nothing more is handed out;
+    every player finishes what it holds, the error is raised, and the pool is closed.
     """
     first, pending = _takes(tasks)
     if first is None:
         return
-    ctx: Any = mp.get_context(START_METHOD)
-    chunks, results = ctx.Queue(), ctx.Queue()
-    processes = [ctx.Process(target=_serve, args=(first, chunks, results), daemon=True) for _ in range(workers - 1)]
-    for process in processes:
-        process.start()
+    pool = worker_pool(workers - 1)
+    chunks, results, processes = pool.chunks, pool.results, pool.processes
+    for worker_inbox in pool.inboxes:
+        worker_inbox.put(first)
     window = workers * (-(-first.batch_size // max(1, first.chunk.games)) + 2)
     handed = returned = exited = 0
     closed = False
@@ -146,7 +212,7 @@ def run_pool(tasks: Iterable[ChunkTask], workers: int) -> Iterator[ChunkResult]:
                 kind, value = results.get(timeout=timeout) if timeout else results.get_nowait()
             except queue.Empty:
                 for p in processes:
-                    if p.exitcode not in (None, 0) and p not in dead:  # killed: it sends nothing more
+                    if p.exitcode is not None and p not in dead:  # it died: it sends nothing more
                         dead.append(p)
                         exited += 1
                         error = error or TournamentError(
@@ -204,10 +270,8 @@ def run_pool(tasks: Iterable[ChunkTask], workers: int) -> Iterator[ChunkResult]:
             raise error
         clean = True
     finally:
-        for process in processes:
-            if not clean and process.is_alive():
-                process.terminate()  # interrupted (Ctrl-C, an error): do not wait for running chunks
-            process.join(timeout=10)
+        if not clean:  # interrupted (Ctrl-C, an error): do not wait for running chunks
+            close_pool(wait=False)
 
 
 def run_dask(tasks: Iterable[ChunkTask], scheduler: Any) -> Iterator[ChunkResult]:
