@@ -10,7 +10,12 @@ from spades_lab.policies.registry import entries
 
 BIDS = [e.name for e in entries("bid")]
 PLAYS = [e.name for e in entries("play")]
-PLAYERS = sorted({f"{b}+tips" for b in BIDS if b != "dd"} | {f"counting+{p}" for p in PLAYS} | {"random"})
+SEARCH_BUDGET = {"pimc": "pimc(worlds=4,max_tricks=4)"}
+"""Search players run the preset matrix on a tiny budget (their defaults search every decision of the
+last nine tricks over 32 worlds: minutes a preset); their defaults are checked apart, on two tables."""
+PLAYERS = sorted(
+    {f"{b}+tips" for b in BIDS if b != "dd"} | {f"counting+{SEARCH_BUDGET.get(p, p)}" for p in PLAYS} | {"random"}
+)
 """The `dd` bidder solves full deals for every bid, so it is checked apart, under the standard rules only (below)."""
 
 
@@ -89,6 +94,12 @@ def test_each_fault_is_named(policy, message: str) -> None:
 def test_missing_decisions_are_named() -> None:
     with pytest.raises(sl.PolicyCheckError, match="lacks draft"):
         sl.check_policy(Base(), "duel")
+
+
+@pytest.mark.parametrize("play", sorted(SEARCH_BUDGET))
+def test_a_search_player_with_its_defaults_conforms_under_the_standard_rules(play: str) -> None:
+    asked = sl.check_policy(f"counting+{play}", tables=2)
+    assert asked["bid"] > 0 and asked["play"] > 0
 
 
 def test_the_dd_bidder_conforms_under_the_standard_rules() -> None:
