@@ -13,8 +13,8 @@ entry stores, per suit, how many top cards it depends on (`depth`), and matches 
 the same shape whose top `depth` cards per suit have the same owners. One entry then answers for
 many layouts of the small cards, the main lever that makes full deals searchable.
 
-Because an entry may depend on very few cards, the table is two-level: a hash of shapes, each
-shape heading a chain of entries (newest or last used first) that a probe scans for the first one whose
+Because an entry may depend on very few cards, the table is two-level: a hash of shapes (with,
+for entries that depend on trumps, the top trump's owner: see `_trump_tag`), each heading a chain of entries (newest or last used first) that a probe scans for the first one whose
 owners agree and whose bounds decide the target. Bucketing on the owners too would force every
 entry to depend on the cards that choose the bucket, which is what destroys the generalisation.
 Each entry keeps a lower and an upper bound, so one entry serves every target.
@@ -155,6 +155,16 @@ def _pack(depths: np.uint64, lo: int, hi: int) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
+def _trump_tag(w1: np.uint64, everyone: np.uint64, suit_masks: np.ndarray) -> np.uint64:
+    """Shape bits 58-60 naming the top trump's owner (1 + seat), 0 when no trump is left: entries
+    that depend on trumps live in the chain of their top trump's owner, so a probe scans only the
+    chains that can match (that one and the chain of entries that ignore trumps)."""
+    if everyone & suit_masks[3] == ZERO:
+        return ZERO
+    return (((w1 >> np.uint64(32)) & np.uint64(3)) + ONE) << np.uint64(58)
+
+
+@njit(cache=True, inline="always")
 def _hash(shape: np.uint64, slots: int) -> int:
     # splitmix64's finaliser, so every bit of the shape moves the slot
     h = shape * np.uint64(0x9E3779B97F4A7C15)
@@ -187,46 +197,44 @@ def tt_probe(
 ) -> tuple[int, np.uint64]:  # fmt: skip
     """(+1 proven >= target, -1 proven < target, 0 unknown) and the cards the proof rests on."""
     meta[META_PROBES] += 1
-    slot = _find_shape(index, shape)
-    if slot < 0:
-        return 0, ZERO
-    e = np.int64(index[slot, 1]) - 1
-    prev = np.int64(-1)
     scans = 0
-    while e >= 0:
-        scans += 1
-        packed = keys[e, 3]
-        lo = _lower(packed)
-        hi = _upper(packed)
-        if lo >= target or hi < target:
-            ok = True
-            for s in range(4):
-                d = _depth(packed, s)
-                if d > 0:
-                    mine = _suit_code(w0, w1, s)
-                    theirs = _suit_code(keys[e, 0], keys[e, 1], s)
-                    if (mine ^ theirs) & _low_bits(d) != ZERO:
-                        ok = False
-                        break
-            if ok:
-                rel = ZERO
-                for s in range(4):
-                    d = _depth(packed, s)
-                    if d > 0:
-                        m = everyone & suit_masks[s]
-                        for _ in range(d - 1):
-                            m ^= BIT[highest(m)]
-                        rel |= BIT[highest(m)]
-                meta[META_SCANS] += scans
-                meta[META_HITS] += 1
-                if prev >= 0:
-                    # move the entry that answered to the front: positions met again are near
-                    keys[prev, 2] = keys[e, 2]
-                    keys[e, 2] = index[slot, 1]
-                    index[slot, 1] = np.uint64(e + 1)
-                return (1 if lo >= target else -1), rel
-        prev = e
-        e = np.int64(keys[e, 2]) - 1
+    for chain in range(2):
+        # the entries that depend on the top trump's owner, then those that do not
+        key = shape | _trump_tag(w1, everyone, suit_masks) if chain == 0 else shape
+        if chain == 0 and key == shape:
+            continue
+        slot = _find_shape(index, key)
+        if slot < 0:
+            continue
+        e = np.int64(index[slot, 1]) - 1
+        prev = np.int64(-1)
+        while e >= 0:
+            scans += 1
+            packed = keys[e, 3]
+            lo = _lower(packed)
+            hi = _upper(packed)
+            if lo >= target or hi < target:
+                m0 = _low_bits(_depth(packed, 0)) | (_low_bits(_depth(packed, 1)) << np.uint64(32))
+                m1 = _low_bits(_depth(packed, 2)) | (_low_bits(_depth(packed, 3)) << np.uint64(32))
+                if ((w0 ^ keys[e, 0]) & m0) | ((w1 ^ keys[e, 1]) & m1) == ZERO:
+                    rel = ZERO
+                    for s in range(4):
+                        d = _depth(packed, s)
+                        if d > 0:
+                            m = everyone & suit_masks[s]
+                            for _ in range(d - 1):
+                                m ^= BIT[highest(m)]
+                            rel |= BIT[highest(m)]
+                    meta[META_SCANS] += scans
+                    meta[META_HITS] += 1
+                    if prev >= 0:
+                        # move the entry that answered to the front: positions met again are near
+                        keys[prev, 2] = keys[e, 2]
+                        keys[e, 2] = index[slot, 1]
+                        index[slot, 1] = np.uint64(e + 1)
+                    return (1 if lo >= target else -1), rel
+            prev = e
+            e = np.int64(keys[e, 2]) - 1
     meta[META_SCANS] += scans
     return 0, ZERO
 
@@ -256,6 +264,8 @@ def tt_save(
             p1 |= code
         else:
             p1 |= code << np.uint64(32)
+    if depths >> np.uint64(24) != ZERO:
+        shape = shape | _trump_tag(w1, everyone, suit_masks)
     slot = _find_shape(index, shape)
     if slot >= 0:
         e = np.int64(index[slot, 1]) - 1
