@@ -428,7 +428,6 @@ def probe(
     nil_seat: int,
     tt_index: np.ndarray,
     tt_keys: np.ndarray,
-    tt_vals: np.ndarray,
     tt_meta: np.ndarray,
     moves: np.ndarray,
     scores: np.ndarray,
@@ -463,7 +462,7 @@ def probe(
             return got >= target, rel
     if stored:
         shape, w0, w1 = position_code(hands, players, leader, broken, nil_seat, suit_masks)
-        verdict, rel = tt_probe(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, target, everyone, suit_masks)
+        verdict, rel = tt_probe(tt_index, tt_keys, tt_meta, shape, w0, w1, target, everyone, suit_masks)
         if verdict != 0:
             return verdict > 0, rel
         top_trump = highest(everyone & suit_masks[3])
@@ -471,17 +470,17 @@ def probe(
             # the highest trump wins the trick it falls on, so its holder takes at least one
             if target <= 1 and top_trump >= 0 and hands[nil_seat] & BIT[top_trump] != ZERO:
                 rel = BIT[top_trump]
-                tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, 1, NO_UPPER)
+                tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, 1, NO_UPPER)
                 return True, rel
         else:
             qt, rel = quick_tricks(hands, players, leader, broken, suit_masks)
             if side_of(leader) == 0:
                 if qt >= target:
-                    tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, qt, NO_UPPER)
+                    tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, qt, NO_UPPER)
                     return True, rel
             elif rem - qt < target:
                 tt_save(
-                    tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - qt
+                    tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - qt
                 )
                 return False, rel
             if top_trump < 0 and players == 4:
@@ -505,7 +504,6 @@ def probe(
                         tt_save(
                             tt_index,
                             tt_keys,
-                            tt_vals,
                             tt_meta,
                             shape,
                             w0,
@@ -519,7 +517,7 @@ def probe(
                         return False, rel
                     if side_of(leader) == 1 and target <= 1:
                         tt_save(
-                            tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, 1, NO_UPPER
+                            tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, 1, NO_UPPER
                         )
                         return True, rel
             if top_trump >= 0:
@@ -541,7 +539,6 @@ def probe(
                     tt_save(
                         tt_index,
                         tt_keys,
-                        tt_vals,
                         tt_meta,
                         shape,
                         w0,
@@ -555,7 +552,7 @@ def probe(
                     return False, rel
                 if side_of(holder) == 0 and target <= sure:
                     tt_save(
-                        tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, sure, NO_UPPER
+                        tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, sure, NO_UPPER
                     )
                     return True, rel
                 # each trump of one hand above every opposing trump takes a trick for its side (it
@@ -585,7 +582,6 @@ def probe(
                         tt_save(
                             tt_index,
                             tt_keys,
-                            tt_vals,
                             tt_meta,
                             shape,
                             w0,
@@ -598,7 +594,7 @@ def probe(
                         )
                         return False, rel
                     tt_save(
-                        tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel, everyone, suit_masks, need, NO_UPPER
+                        tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, need, NO_UPPER
                     )
                     return True, rel
     seat = (leader + k) % players
@@ -634,13 +630,13 @@ def probe(
             t_mask = trick_mask | bit
             n_broken = broken or t_mask & suit_masks[3] != ZERO
             ok, rel = probe(hands, players, n_seat, n_broken, 0, -1, -1, -1, ZERO, target - gained, FIRST_FREE,
-                            depth + 1, nil_seat, tt_index, tt_keys, tt_vals, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
+                            depth + 1, nil_seat, tt_index, tt_keys, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
             # the winner's rank mattered if it beat a card of its own suit
             if t_mask & suit_masks[suit_of[n_win]] & below(n_win) != ZERO:
                 rel |= BIT[n_win]
         else:
             ok, rel = probe(hands, players, leader, broken, k + 1, n_led, n_win, n_seat, trick_mask | bit, target,
-                            first_rule, depth + 1, nil_seat, tt_index, tt_keys, tt_vals, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
+                            first_rule, depth + 1, nil_seat, tt_index, tt_keys, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
         hands[seat] = hand
         if (my_side == max_side) == ok:
             # a cut: this one card decides the node
@@ -661,10 +657,10 @@ def probe(
             skip |= hand & sm & thr
     if stored:
         if result:
-            tt_save(tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel_all, everyone, suit_masks, target, NO_UPPER)
+            tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel_all, everyone, suit_masks, target, NO_UPPER)
         else:
             tt_save(
-                tt_index, tt_keys, tt_vals, tt_meta, shape, w0, w1, rel_all, everyone, suit_masks, NO_LOWER, target - 1
+                tt_index, tt_keys, tt_meta, shape, w0, w1, rel_all, everyone, suit_masks, NO_LOWER, target - 1
             )
     return result, rel_all
 
@@ -704,7 +700,6 @@ def best_value(
     guess: int,
     tt_index: np.ndarray,
     tt_keys: np.ndarray,
-    tt_vals: np.ndarray,
     tt_meta: np.ndarray,
     moves: np.ndarray,
     scores: np.ndarray,
@@ -732,7 +727,7 @@ def best_value(
         else:
             mid = (lo + hi + 1) // 2
         ok, _ = probe(hands, players, leader, broken, k, led, win_card, win_seat, mask, mid, first_rule, 0, nil_seat,
-                      tt_index, tt_keys, tt_vals, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
+                      tt_index, tt_keys, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
         last_ok = ok
         if ok:
             lo = mid
@@ -752,7 +747,6 @@ def card_values(
     first_rule: int,
     tt_index: np.ndarray,
     tt_keys: np.ndarray,
-    tt_vals: np.ndarray,
     tt_meta: np.ndarray,
     moves: np.ndarray,
     scores: np.ndarray,
@@ -790,10 +784,10 @@ def card_values(
             gained = 1 if side_of(w_seat) == 0 else 0
             n_broken = broken or t_mask & suit_masks[3] != ZERO
             v0 = gained + best_value(hands, players, w_seat, n_broken, trick, 0, FIRST_FREE, -1, prev - gained,
-                                     tt_index, tt_keys, tt_vals, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
+                                     tt_index, tt_keys, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
         else:
             v0 = best_value(hands, players, leader, broken, trick, k + 1, first_rule, -1, prev,
-                            tt_index, tt_keys, tt_vals, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
+                            tt_index, tt_keys, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
         hands[seat] = hand
         prev = v0
         out[c] = v0 if side_of(seat) == 0 else total - v0

@@ -41,7 +41,7 @@ FIRST_RULES = {"left_of_dealer": FIRST_FREE, "two_of_clubs": FIRST_TWO_OF_CLUBS,
 class Solver:
     """Working memory of the search for one rules' deck and number of players.
 
-    `arrays` is the tuple (tt_index, tt_keys, tt_vals, tt_meta, moves, scores, suit_of, suit_masks)
+    `arrays` is the tuple (tt_index, tt_keys, tt_meta, moves, scores, suit_of, suit_masks)
     that the numba-level functions take after their position arguments.
     """
 
@@ -57,16 +57,16 @@ class Solver:
         self.deck: Deck = deck_for(self.rules.deck)
         self.players = self.rules.players
         self.first_rule = FIRST_RULES[self.rules.first_lead]
-        tt_index, tt_keys, tt_vals, tt_meta = new_table(tt_bits)
+        tt_index, tt_keys, tt_meta = new_table(tt_bits)
         moves = np.zeros((64, MAX_MOVES), dtype=np.int64)
         scores = np.zeros((64, MAX_MOVES), dtype=np.int64)
         suit_of = self.deck.suit_of.astype(np.int64)
         suit_masks = self.deck.suit_masks.copy()
-        self.arrays = (tt_index, tt_keys, tt_vals, tt_meta, moves, scores, suit_of, suit_masks)
+        self.arrays = (tt_index, tt_keys, tt_meta, moves, scores, suit_of, suit_masks)
 
     def clear(self) -> None:
         """Forget every proof and zero the counters, so the next solve starts as a fresh solver would."""
-        tt_index, _, _, tt_meta = self.arrays[:4]
+        tt_index, _, tt_meta = self.arrays[:3]
         tt_index[:] = 0
         tt_meta[:] = 0
 
@@ -74,7 +74,7 @@ class Solver:
         """Counters since the last `clear`: search nodes, table probes/hits/chain scans, entries in use,
         table clears (a debugging and benchmarking aid: node counts compare search changes
         without the machine's noise)."""
-        meta = self.arrays[3]
+        meta = self.arrays[2]
         return {
             "nodes": int(meta[META_NODES]),
             "tt_probes": int(meta[META_PROBES]),
@@ -107,7 +107,6 @@ def solve_batch(
     nil_seat: np.ndarray,
     tt_index: np.ndarray,
     tt_keys: np.ndarray,
-    tt_vals: np.ndarray,
     tt_meta: np.ndarray,
     moves: np.ndarray,
     scores: np.ndarray,
@@ -129,7 +128,7 @@ def solve_batch(
             same = same and hands[t, p] == hands[t - 1, p]
         guess = out[t - 1] if same else -1
         out[t] = best_value(row, players, leader[t], broken[t], trick, 0, rule, nil_seat[t], guess,
-                            tt_index, tt_keys, tt_vals, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
+                            tt_index, tt_keys, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
     return out
 
 
@@ -143,7 +142,6 @@ def values_batch(
     first_rule: int,
     tt_index: np.ndarray,
     tt_keys: np.ndarray,
-    tt_vals: np.ndarray,
     tt_meta: np.ndarray,
     moves: np.ndarray,
     scores: np.ndarray,
@@ -165,7 +163,7 @@ def values_batch(
                 k += 1
         rule = first_rule_for(row, players, k, first_rule)
         card_values(row, players, leader[t], broken[t], tr, k, rule,
-                    tt_index, tt_keys, tt_vals, tt_meta, moves, scores, suit_of, suit_masks, vals)  # fmt: skip
+                    tt_index, tt_keys, tt_meta, moves, scores, suit_of, suit_masks, vals)  # fmt: skip
         for c in range(52):
             out[t, c] = vals[c]
     return out

@@ -13,17 +13,18 @@ entry stores, per suit, how many top cards it depends on (`depth`), and matches 
 the same shape whose top `depth` cards per suit have the same owners. One entry then answers for
 many layouts of the small cards, the main lever that makes full deals searchable.
 
-Because an entry may depend on very few cards, the table is two-level: a hash of shapes, each
-shape heading a chain of entries (newest or last used first) that a probe scans for the first one whose
+Because an entry may depend on very few cards, the table is two-level: a hash of shapes (with,
+for entries that depend on trumps, the top trump's owner: see `_trump_tag`), each heading a chain of entries (newest or last used first) that a probe scans for the first one whose
 owners agree and whose bounds decide the target. Bucketing on the owners too would force every
 entry to depend on the cards that choose the bucket, which is what destroys the generalisation.
 Each entry keeps a lower and an upper bound, so one entry serves every target.
 
 Arrays (see `new_table`):
 - index uint64 [shapes, 2]: (shape word, 1 + first entry of its chain), shape 0 = empty slot;
-- keys uint64 [entries, 3]: (owners of suits 0-1, owners of suits 2-3 (32 bits a suit from the
-  top card down, cut to the entry's depths), 1 + next entry of the chain or 0);
-- vals int8 [entries, 6]: (depth per suit x4, lower, upper bound);
+- keys uint64 [entries, 4]: (owners of suits 0-1, owners of suits 2-3 (32 bits a suit from the
+  top card down, cut to the entry's depths), 1 + next entry of the chain or 0, and a word packing
+  the depth per suit (a byte each), lower bound + 1 and upper bound (a byte each)); one entry is
+  32 bytes, so a chain scan touches one cache line an entry;
 - meta int64 [META]: entries used, shapes used, then counters (see the META_* names).
 When the entries or the shape slots run out the whole table is cleared (memory stays flat; the
 table is only a cache of proofs, so clearing it never changes a result).
@@ -50,14 +51,13 @@ nodes decided by one card, by the first card tried, moves tried before the decid
 The counters only accumulate; `Solver.stats` reads them and `Solver.clear` resets them."""
 
 
-def new_table(bits: int = DEFAULT_BITS) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """An empty table: (index, keys, vals, meta)."""
+def new_table(bits: int = DEFAULT_BITS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """An empty table: (index, keys, meta)."""
     entries = 1 << bits
     shapes = 1 << max(bits - 2, 4)
     return (
         np.zeros((shapes, 2), dtype=np.uint64),
-        np.zeros((entries, 3), dtype=np.uint64),
-        np.zeros((entries, 6), dtype=np.int8),
+        np.zeros((entries, 4), dtype=np.uint64),
         np.zeros(META, dtype=np.int64),
     )
 
@@ -130,6 +130,40 @@ def _low_bits(depth: int) -> np.uint64:
     return (ONE << np.uint64(2 * depth)) - ONE
 
 
+_DEPTHS = np.uint64(0xFFFFFFFF)
+
+
+@njit(cache=True, inline="always")
+def _depth(packed: np.uint64, s: int) -> int:
+    return int((packed >> np.uint64(8 * s)) & np.uint64(0xFF))
+
+
+@njit(cache=True, inline="always")
+def _lower(packed: np.uint64) -> int:
+    return int((packed >> np.uint64(32)) & np.uint64(0xFF)) - 1
+
+
+@njit(cache=True, inline="always")
+def _upper(packed: np.uint64) -> int:
+    return int((packed >> np.uint64(40)) & np.uint64(0xFF))
+
+
+@njit(cache=True, inline="always")
+def _pack(depths: np.uint64, lo: int, hi: int) -> np.uint64:
+    """Depths (a byte per suit), lower bound + 1 (NO_LOWER = -1 becomes 0) and upper bound in one word."""
+    return depths | (np.uint64(lo + 1) << np.uint64(32)) | (np.uint64(hi) << np.uint64(40))
+
+
+@njit(cache=True, inline="always")
+def _trump_tag(w1: np.uint64, everyone: np.uint64, suit_masks: np.ndarray) -> np.uint64:
+    """Shape bits 58-60 naming the top trump's owner (1 + seat), 0 when no trump is left: entries
+    that depend on trumps live in the chain of their top trump's owner, so a probe scans only the
+    chains that can match (that one and the chain of entries that ignore trumps)."""
+    if everyone & suit_masks[3] == ZERO:
+        return ZERO
+    return (((w1 >> np.uint64(32)) & np.uint64(3)) + ONE) << np.uint64(58)
+
+
 @njit(cache=True, inline="always")
 def _hash(shape: np.uint64, slots: int) -> int:
     # splitmix64's finaliser, so every bit of the shape moves the slot
@@ -158,62 +192,61 @@ def _find_shape(index: np.ndarray, shape: np.uint64) -> int:
 
 @njit(cache=True)
 def tt_probe(
-    index: np.ndarray, keys: np.ndarray, vals: np.ndarray, meta: np.ndarray, shape: np.uint64, w0: np.uint64,
+    index: np.ndarray, keys: np.ndarray, meta: np.ndarray, shape: np.uint64, w0: np.uint64,
     w1: np.uint64, target: int, everyone: np.uint64, suit_masks: np.ndarray,
 ) -> tuple[int, np.uint64]:  # fmt: skip
     """(+1 proven >= target, -1 proven < target, 0 unknown) and the cards the proof rests on."""
     meta[META_PROBES] += 1
-    slot = _find_shape(index, shape)
-    if slot < 0:
-        return 0, ZERO
-    e = np.int64(index[slot, 1]) - 1
-    prev = np.int64(-1)
     scans = 0
-    while e >= 0:
-        scans += 1
-        lo = vals[e, 4]
-        hi = vals[e, 5]
-        if lo >= target or hi < target:
-            ok = True
-            for s in range(4):
-                d = int(vals[e, s])
-                if d > 0:
-                    mine = _suit_code(w0, w1, s)
-                    theirs = _suit_code(keys[e, 0], keys[e, 1], s)
-                    if (mine ^ theirs) & _low_bits(d) != ZERO:
-                        ok = False
-                        break
-            if ok:
-                rel = ZERO
-                for s in range(4):
-                    d = int(vals[e, s])
-                    if d > 0:
-                        m = everyone & suit_masks[s]
-                        for _ in range(d - 1):
-                            m ^= BIT[highest(m)]
-                        rel |= BIT[highest(m)]
-                meta[META_SCANS] += scans
-                meta[META_HITS] += 1
-                if prev >= 0:
-                    # move the entry that answered to the front: positions met again are near
-                    keys[prev, 2] = keys[e, 2]
-                    keys[e, 2] = index[slot, 1]
-                    index[slot, 1] = np.uint64(e + 1)
-                return (1 if lo >= target else -1), rel
-        prev = e
-        e = np.int64(keys[e, 2]) - 1
+    for chain in range(2):
+        # the entries that depend on the top trump's owner, then those that do not
+        key = shape | _trump_tag(w1, everyone, suit_masks) if chain == 0 else shape
+        if chain == 0 and key == shape:
+            continue
+        slot = _find_shape(index, key)
+        if slot < 0:
+            continue
+        e = np.int64(index[slot, 1]) - 1
+        prev = np.int64(-1)
+        while e >= 0:
+            scans += 1
+            packed = keys[e, 3]
+            lo = _lower(packed)
+            hi = _upper(packed)
+            if lo >= target or hi < target:
+                m0 = _low_bits(_depth(packed, 0)) | (_low_bits(_depth(packed, 1)) << np.uint64(32))
+                m1 = _low_bits(_depth(packed, 2)) | (_low_bits(_depth(packed, 3)) << np.uint64(32))
+                if ((w0 ^ keys[e, 0]) & m0) | ((w1 ^ keys[e, 1]) & m1) == ZERO:
+                    rel = ZERO
+                    for s in range(4):
+                        d = _depth(packed, s)
+                        if d > 0:
+                            m = everyone & suit_masks[s]
+                            for _ in range(d - 1):
+                                m ^= BIT[highest(m)]
+                            rel |= BIT[highest(m)]
+                    meta[META_SCANS] += scans
+                    meta[META_HITS] += 1
+                    if prev >= 0:
+                        # move the entry that answered to the front: positions met again are near
+                        keys[prev, 2] = keys[e, 2]
+                        keys[e, 2] = index[slot, 1]
+                        index[slot, 1] = np.uint64(e + 1)
+                    return (1 if lo >= target else -1), rel
+            prev = e
+            e = np.int64(keys[e, 2]) - 1
     meta[META_SCANS] += scans
     return 0, ZERO
 
 
 @njit(cache=True)
 def tt_save(
-    index: np.ndarray, keys: np.ndarray, vals: np.ndarray, meta: np.ndarray, shape: np.uint64, w0: np.uint64,
+    index: np.ndarray, keys: np.ndarray, meta: np.ndarray, shape: np.uint64, w0: np.uint64,
     w1: np.uint64, rel: np.uint64, everyone: np.uint64, suit_masks: np.ndarray, lo: int, hi: int,
 ) -> None:  # fmt: skip
     """Record lo <= side 0's tricks <= hi for every position of this shape that agrees on the cards
     from each suit's lowest relevant card (`rel`) up."""
-    d0, d1, d2, d3 = 0, 0, 0, 0
+    depths = ZERO
     p0 = ZERO
     p1 = ZERO
     for s in range(4):
@@ -222,34 +255,26 @@ def tt_save(
             continue
         d = popcount(everyone & suit_masks[s] & ~below(lowest(r)))
         code = _suit_code(w0, w1, s) & _low_bits(d)
+        depths |= np.uint64(d) << np.uint64(8 * s)
         if s == 0:
-            d0 = d
             p0 |= code
         elif s == 1:
-            d1 = d
             p0 |= code << np.uint64(32)
         elif s == 2:
-            d2 = d
             p1 |= code
         else:
-            d3 = d
             p1 |= code << np.uint64(32)
+    if depths >> np.uint64(24) != ZERO:
+        shape = shape | _trump_tag(w1, everyone, suit_masks)
     slot = _find_shape(index, shape)
     if slot >= 0:
         e = np.int64(index[slot, 1]) - 1
         while e >= 0:
-            if (
-                keys[e, 0] == p0
-                and keys[e, 1] == p1
-                and vals[e, 0] == d0
-                and vals[e, 1] == d1
-                and vals[e, 2] == d2
-                and vals[e, 3] == d3
-            ):
-                if lo > vals[e, 4]:
-                    vals[e, 4] = lo
-                if hi < vals[e, 5]:
-                    vals[e, 5] = hi
+            packed = keys[e, 3]
+            if keys[e, 0] == p0 and keys[e, 1] == p1 and packed & _DEPTHS == depths:
+                lo = max(lo, _lower(packed))
+                hi = min(hi, _upper(packed))
+                keys[e, 3] = _pack(depths, lo, hi)
                 return
             e = np.int64(keys[e, 2]) - 1
     if meta[META_ENTRIES] >= keys.shape[0] or (slot < 0 and meta[META_SHAPES] + 1 > SHAPE_FILL * index.shape[0]):
@@ -265,10 +290,5 @@ def tt_save(
     keys[e, 0] = p0
     keys[e, 1] = p1
     keys[e, 2] = index[slot, 1]
-    vals[e, 0] = d0
-    vals[e, 1] = d1
-    vals[e, 2] = d2
-    vals[e, 3] = d3
-    vals[e, 4] = lo
-    vals[e, 5] = hi
+    keys[e, 3] = _pack(depths, lo, hi)
     index[slot, 1] = np.uint64(e + 1)
