@@ -2,14 +2,15 @@
 
 The parts of issue 10's pimc targets, measured after the solver speed-up (branch ddspeed):
 - `match`: the 200-deal duplicate single-hand match counting+pimc vs counting+expert (points per hand,
-  paired margin, wall time of play on the given workers);
+  paired margin; prints the wall time and the CPU time of play, the workers' included);
 - `tips`: duplicate games (to 500, 200-hand cap) counting+pimc vs counting+tips, `--deals` deals;
 - `lost`: DD tricks lost per side per hand before the contract is made, over the WHOLE hand (all 13
-  tricks) for tips, expert and pimc, `--hands` hands each (every checked play is a full-information
-  `dd.card_values` solve of the true deal; `strong_players.dd_tricks_lost` with last=13);
+  tricks), `--hands` hands per player of `--players`, broken down by trick number and by position in
+  the trick (every checked play is a full-information `dd.card_values` solve of the true deal; the
+  solves are spread over `--workers` processes one hand at a time, a fresh solver table per hand);
+- `lost-tables`: prints pimc_lost.json as the markdown tables of results/strong_players/pimc.md;
 - `bench`: `spades-lab bench --json --workload pimc --hands N` (searched decisions/s).
-Each part writes results/strong_players/pimc_PART.json; `report` renders results/strong_players/pimc.md
-from whichever parts exist.
+Each part writes results/strong_players/pimc_PART.json (or `--name`); pimc.md is written by hand from them.
 """
 
 from __future__ import annotations
@@ -135,7 +136,7 @@ def _checked_plays(player: str, hands: int, seed: int) -> dict[str, np.ndarray]:
     return {k: np.array(v, dtype=dtypes.get(k, np.int64)) for k, v in rows.items()} | {"n_hands": np.array(hand_index)}
 
 
-def _lost_chunk(args: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+def _lost_chunk(args: tuple[np.ndarray, ...]) -> np.ndarray:
     """DD tricks lost by each play of one hand: best card's value minus the played card's, on the true deal.
 
     A fresh solver table per hand, so the figures do not depend on how hands are spread over workers.
@@ -182,7 +183,8 @@ def lost(hands: int, players: list[str], workers: int) -> None:
             loss[c] = part
         total = np.zeros(n_side)
         np.add.at(total, rows["side_hand"], loss)
-        by_trick, by_position = [], []
+        by_trick: list[list[float]] = []
+        by_position: list[list[float]] = []
         for key, cells, out in (("t", 13, by_trick), ("pos", 4, by_position)):
             for cell in range(cells):
                 x = np.zeros(n_side)
@@ -201,13 +203,53 @@ def lost(hands: int, players: list[str], workers: int) -> None:
         _save("lost", data)
 
 
+def lost_tables() -> str:
+    """Markdown tables of pimc_lost.json: the totals, then the breakdowns by trick and by position."""
+    data = json.loads((OUT / "pimc_lost.json").read_text())
+    names = [n for n in data if "by_trick" in data[n]]
+
+    def cell(v: list[float]) -> str:
+        return f"{v[0]:.2f} ({v[1]:.2f} to {v[2]:.2f})"
+
+    lines = ["| player | DD tricks lost per side per hand (95%) | side-hands | checked plays | plays losing |",
+             "|---|---|---|---|---|"]  # fmt: skip
+    lines += [f"| `{n}` | {cell([data[n]['value'], data[n]['lo'], data[n]['hi']])} | {data[n]['side_hands']} | "
+              f"{data[n]['checked_plays']} | {data[n]['plays_losing']} |" for n in names]  # fmt: skip
+    lines += ["", "| position in the trick | " + " | ".join(f"`{n}`" for n in names) + " |",
+              "|---|" + "---|" * len(names)]  # fmt: skip
+    for k, label in enumerate(("lead", "2nd", "3rd", "4th")):
+        lines.append(f"| {label} | " + " | ".join(cell(data[n]["by_position"][k]) for n in names) + " |")
+    lines += ["", "| trick | " + " | ".join(f"`{n}`" for n in names) + " |", "|---|" + "---|" * len(names)]
+    for t in range(13):
+        lines.append(f"| {t + 1} | " + " | ".join(f"{data[n]['by_trick'][t][0]:.2f}" for n in names) + " |")
+    base = data.get(EXPERT, {}).get("per_side_hand")
+    paired = [n for n in names if n != EXPERT and base and data[n].get("per_side_hand")]
+    if paired:  # same deals and bids (counting bids do not see the play): paired per side-hand
+        lines += ["", f"| paired with `{EXPERT}` (same side-hands) | {EXPERT} minus it (95%) |", "|---|---|"]
+        for n in paired:
+            diff = np.array(base, dtype=float) - np.array(data[n]["per_side_hand"], dtype=float)
+            lines.append(f"| `{n}` | {cell(_interval(diff))} |")
+    return "\n".join(lines)
+
+
 def bench(hands: int) -> None:
     _save("bench", {"hands": hands, **run_bench(["pimc"], hands=hands)["pimc"]})
 
 
+def split_names(text: str) -> list[str]:
+    """Player names separated by commas outside parentheses: `a,counting+expert(-x, -y)` -> two names."""
+    names, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            names.append(text[start:i].strip())
+            start = i + 1
+    return [*names, text[start:].strip()]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("part", choices=["match", "tips", "tally", "lost", "bench"])
+    parser.add_argument("part", choices=["match", "tips", "tally", "lost", "lost-tables", "bench"])
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--hands", type=int, default=20)
     parser.add_argument("--workers", type=int, default=2)
@@ -225,7 +267,9 @@ def main() -> None:
     elif args.part == "tally":
         tally(out)
     elif args.part == "lost":
-        lost(args.hands, args.players.split(","), args.workers)
+        lost(args.hands, split_names(args.players), args.workers)
+    elif args.part == "lost-tables":
+        print(lost_tables())
     else:
         bench(args.hands)
 
