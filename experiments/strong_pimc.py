@@ -2,27 +2,34 @@
 
 The parts of issue 10's pimc targets, measured after the solver speed-up (branch ddspeed):
 - `match`: the 200-deal duplicate single-hand match counting+pimc vs counting+expert (points per hand,
-  paired margin, wall time of play on the given workers);
+  paired margin; prints the wall time and the CPU time of play, the workers' included);
 - `tips`: duplicate games (to 500, 200-hand cap) counting+pimc vs counting+tips, `--deals` deals;
 - `lost`: DD tricks lost per side per hand before the contract is made, over the WHOLE hand (all 13
-  tricks) for tips, expert and pimc, `--hands` hands each (every checked play is a full-information
-  `dd.card_values` solve of the true deal; `strong_players.dd_tricks_lost` with last=13);
+  tricks), `--hands` hands per player of `--players`, broken down by trick number and by position in
+  the trick (every checked play is a full-information `dd.card_values` solve of the true deal; the
+  solves are spread over `--workers` processes one hand at a time, a fresh solver table per hand);
+- `lost-tables`: prints pimc_lost.json as the markdown tables of results/strong_players/pimc.md;
 - `bench`: `spades-lab bench --json --workload pimc --hands N` (searched decisions/s).
-Each part writes results/strong_players/pimc_PART.json; `report` renders results/strong_players/pimc.md
-from whichever parts exist.
+Each part writes results/strong_players/pimc_PART.json (or `--name`); pimc.md is written by hand from them.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing as mp
+import os
+import resource
 import time
 from pathlib import Path
 
+import numpy as np
 from common import RULES, SEED, entrant_figures, paired_figures
-from strong_players import dd_tricks_lost
 
+import spades_lab as sl
+from spades_lab import dd
 from spades_lab.bench import run_bench
+from spades_lab.engine import simulate_hands
 from spades_lab.tournament import tournament
 
 OUT = Path(__file__).resolve().parents[1] / "results" / "strong_players"
@@ -38,14 +45,24 @@ def _est(e) -> list[float]:
     return [float(e.value), float(e.lo), float(e.hi)]
 
 
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and of its finished (joined) children: the tournament's workers."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def match(deals: int, workers: int, out: Path, pimc: str = PIMC, part: str = "match") -> None:
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), _cpu_seconds()
     result = tournament([pimc, EXPERT], RULES, hands=deals, duplicate=True, workers=workers, out=out / part,
                         fresh=True, store_hands=False, seed=SEED, batch_size=1024,
                         chunk_games=max(1, deals // 4))  # fmt: skip
-    wall = time.perf_counter() - t
+    wall, cpu = time.perf_counter() - t, _cpu_seconds() - cpu
+    load = os.getloadavg()[0]
+    print(f"match {pimc} vs {EXPERT}, {deals} deals: wall {wall:.0f} s, CPU {cpu:.0f} s "
+          f"(workers {workers}, load average {load:.1f} at the end)", flush=True)
     figs = entrant_figures(result)
     _save(part, {"player": pimc, "deals": deals, "workers": workers, "wall_s": wall, "play_s": result.seconds,
+                 "cpu_s": cpu, "load_end": load,
                  "pimc_pph": _est(figs[pimc]["points_per_hand"]), "expert_pph": _est(figs[EXPERT]["points_per_hand"]),
                  "margin": _est(paired_figures(result, pimc)["margin"])})  # fmt: skip
 
@@ -78,30 +95,161 @@ def tally(out: Path) -> None:
                            float(mine["score"].sum() / mine["hands"].sum())})  # fmt: skip
 
 
-def lost(hands: int, players: list[str]) -> None:
+def _checked_plays(player: str, hands: int, seed: int) -> dict[str, np.ndarray]:
+    """Every play made by a side whose contract is not yet made, over all 13 tricks, as solver inputs.
+
+    Four `player` seats play `hands` single hands. Per play: the four unplayed hands, the trick so far,
+    its leader, spades broken, the card played, its side-hand (2 * hand + side), trick number (0-12)
+    and position in the trick (0 lead .. 3 fourth).
+    """
+    rules = sl.Rules()
+    deck = sl.cards.deck_for(rules.deck)
+    trumps = int(deck.suit_masks[3])
+    rows: dict[str, list] = {k: [] for k in ("hands", "trick", "leader", "broken", "card", "side_hand", "t", "pos")}
+    hand_index = 0
+    for log in simulate_hands(rules, sl.make_players(player), hands, seed):
+        for r in range(len(log)):
+            held = [int(h) for h in log.held[r]]
+            bids = [int(b) for b in log.bids[r]]
+            contract = [sum(max(bids[s], 0) for s in (side, side + 2)) for side in (0, 1)]
+            won = [0, 0, 0, 0]
+            broken = False
+            plays, seats = log.plays[r], log.play_seats[r]
+            for t in range(13):
+                cards = [int(c) for c in plays[4 * t : 4 * t + 4]]
+                who = [int(s) for s in seats[4 * t : 4 * t + 4]]
+                for k in range(4):
+                    side = who[k] % 2
+                    made = sum(won[s] for s in (side, side + 2) if bids[s] > 0) >= contract[side]
+                    if contract[side] > 0 and not made:
+                        for key, value in (("hands", held.copy()), ("trick", cards[:k] + [-1] * (4 - k)),
+                                           ("leader", who[0]), ("broken", broken), ("card", cards[k]),
+                                           ("side_hand", 2 * hand_index + side), ("t", t), ("pos", k)):
+                            rows[key].append(value)  # fmt: skip
+                    held[who[k]] &= ~(1 << cards[k])
+                led = deck.suit_of[cards[0]]
+                best = max((c for c in cards if deck.suit_of[c] in (led, 3)), key=lambda c: (deck.suit_of[c] == 3, c))
+                won[who[cards.index(best)]] += 1
+                broken = broken or any(trumps >> c & 1 for c in cards)
+            hand_index += 1
+    dtypes = {"hands": np.uint64, "broken": np.bool_}
+    return {k: np.array(v, dtype=dtypes.get(k, np.int64)) for k, v in rows.items()} | {"n_hands": np.array(hand_index)}
+
+
+def _lost_chunk(args: tuple[np.ndarray, ...]) -> np.ndarray:
+    """DD tricks lost by each play of one hand: best card's value minus the played card's, on the true deal.
+
+    A fresh solver table per hand, so the figures do not depend on how hands are spread over workers.
+    """
+    hands, trick, leader, broken, card = args
+    solver = _LOST_SOLVER.setdefault("solver", dd.Solver(sl.Rules()))
+    solver.clear()
+    values = dd.card_values(hands, trick, leader, broken, solver=solver).astype(np.int64)
+    return values.max(axis=1) - values[np.arange(len(card)), card]
+
+
+_LOST_SOLVER: dict[str, dd.Solver] = {}
+
+
+def _interval(x: np.ndarray) -> list[float]:
+    se = x.std(ddof=1) / np.sqrt(len(x)) if len(x) > 1 else float("nan")
+    return [float(x.mean()), float(x.mean() - 1.96 * se), float(x.mean() + 1.96 * se)]
+
+
+def lost(hands: int, players: list[str], workers: int) -> None:
+    """Whole-hand DD tricks lost per side per hand before the contract is made, by trick and by position.
+
+    The plays are made in this process (one stream, seed SEED); the solver checks are spread over
+    `workers` processes one hand at a time. Per side-hand: the sum of the lost tricks of its checked
+    plays; broken down by trick number (0-12) and position in the trick (lead, 2nd, 3rd, 4th), each
+    cell the mean over side-hands of that cell's sum (the cells add up to the total).
+    """
     path = OUT / "pimc_lost.json"
     data = json.loads(path.read_text()) if path.exists() else {}
     for name in players:
-        t = time.perf_counter()
-        value, lo, hi, n = dd_tricks_lost(name, hands, SEED, last=13)
+        t, cpu = time.perf_counter(), _cpu_seconds()
+        rows = _checked_plays(name, hands, SEED)
+        n_side = 2 * int(rows["n_hands"])
+        hand_of = rows["side_hand"] // 2
+        chunks = [np.flatnonzero(hand_of == h) for h in range(int(rows["n_hands"]))]
+        tasks = [tuple(rows[k][c] for k in ("hands", "trick", "leader", "broken", "card")) for c in chunks if len(c)]
+        if workers > 1:
+            with mp.get_context("spawn").Pool(workers) as pool:
+                parts = pool.map(_lost_chunk, tasks, chunksize=1)
+        else:
+            parts = [_lost_chunk(task) for task in tasks]
+        loss = np.zeros(len(rows["card"]), dtype=np.int64)
+        for c, part in zip([c for c in chunks if len(c)], parts):
+            loss[c] = part
+        total = np.zeros(n_side)
+        np.add.at(total, rows["side_hand"], loss)
+        by_trick: list[list[float]] = []
+        by_position: list[list[float]] = []
+        for key, cells, out in (("t", 13, by_trick), ("pos", 4, by_position)):
+            for cell in range(cells):
+                x = np.zeros(n_side)
+                pick = rows[key] == cell
+                np.add.at(x, rows["side_hand"][pick], loss[pick])
+                out.append(_interval(x) + [int(pick.sum())])
+        value, lo, hi = _interval(total)
         data[name] = {
-            "value": value,
-            "lo": lo,
-            "hi": hi,
-            "side_hands": n,
-            "hands": hands,
-            "seconds": time.perf_counter() - t,
-        }
+            "value": value, "lo": lo, "hi": hi, "side_hands": n_side, "hands": hands, "checked_plays": len(loss),
+            "plays_losing": int((loss > 0).sum()), "by_trick": by_trick, "by_position": by_position,
+            "per_side_hand": [int(x) for x in total],
+            "seconds": time.perf_counter() - t, "cpu_s": _cpu_seconds() - cpu, "workers": workers,
+        }  # fmt: skip
+        print(f"lost {name}: {value:.2f} ({lo:.2f} to {hi:.2f}) per side-hand over {n_side} side-hands; "
+              f"wall {data[name]['seconds']:.0f} s, CPU {data[name]['cpu_s']:.0f} s", flush=True)
         _save("lost", data)
+
+
+def lost_tables() -> str:
+    """Markdown tables of pimc_lost.json: the totals, then the breakdowns by trick and by position."""
+    data = json.loads((OUT / "pimc_lost.json").read_text())
+    names = [n for n in data if "by_trick" in data[n]]
+
+    def cell(v: list[float]) -> str:
+        return f"{v[0]:.2f} ({v[1]:.2f} to {v[2]:.2f})"
+
+    lines = ["| player | DD tricks lost per side per hand (95%) | side-hands | checked plays | plays losing |",
+             "|---|---|---|---|---|"]  # fmt: skip
+    lines += [f"| `{n}` | {cell([data[n]['value'], data[n]['lo'], data[n]['hi']])} | {data[n]['side_hands']} | "
+              f"{data[n]['checked_plays']} | {data[n]['plays_losing']} |" for n in names]  # fmt: skip
+    lines += ["", "| position in the trick | " + " | ".join(f"`{n}`" for n in names) + " |",
+              "|---|" + "---|" * len(names)]  # fmt: skip
+    for k, label in enumerate(("lead", "2nd", "3rd", "4th")):
+        lines.append(f"| {label} | " + " | ".join(cell(data[n]["by_position"][k]) for n in names) + " |")
+    lines += ["", "| trick | " + " | ".join(f"`{n}`" for n in names) + " |", "|---|" + "---|" * len(names)]
+    for t in range(13):
+        lines.append(f"| {t + 1} | " + " | ".join(f"{data[n]['by_trick'][t][0]:.2f}" for n in names) + " |")
+    base = data.get(EXPERT, {}).get("per_side_hand")
+    paired = [n for n in names if n != EXPERT and base and data[n].get("per_side_hand")]
+    if paired:  # same deals and bids (counting bids do not see the play): paired per side-hand
+        lines += ["", f"| paired with `{EXPERT}` (same side-hands) | {EXPERT} minus it (95%) |", "|---|---|"]
+        for n in paired:
+            diff = np.array(base, dtype=float) - np.array(data[n]["per_side_hand"], dtype=float)
+            lines.append(f"| `{n}` | {cell(_interval(diff))} |")
+    return "\n".join(lines)
 
 
 def bench(hands: int) -> None:
     _save("bench", {"hands": hands, **run_bench(["pimc"], hands=hands)["pimc"]})
 
 
+def split_names(text: str) -> list[str]:
+    """Player names separated by commas outside parentheses: `a,counting+expert(-x, -y)` -> two names."""
+    names, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            names.append(text[start:i].strip())
+            start = i + 1
+    return [*names, text[start:].strip()]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("part", choices=["match", "tips", "tally", "lost", "bench"])
+    parser.add_argument("part", choices=["match", "tips", "tally", "lost", "lost-tables", "bench"])
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--hands", type=int, default=20)
     parser.add_argument("--workers", type=int, default=2)
@@ -119,7 +267,9 @@ def main() -> None:
     elif args.part == "tally":
         tally(out)
     elif args.part == "lost":
-        lost(args.hands, args.players.split(","))
+        lost(args.hands, split_names(args.players), args.workers)
+    elif args.part == "lost-tables":
+        print(lost_tables())
     else:
         bench(args.hands)
 

@@ -163,7 +163,7 @@ def _pimc_section(out, scale: float, workers: int) -> tuple[pd.DataFrame, str, s
                                 zip(frame["value"], frame["lo"], frame["hi"])])[["figure", "value", "n", "note"]]  # fmt: skip
     body = f"""### pimc
 
-`{PIMC}` searches (worlds=32) while at most `max_tricks` (default 9) tricks remain, live nils included, and
+`{PIMC}` searches (worlds=32) while at most `max_tricks` (default 8) tricks remain, live nils included, and
 plays the expert's card before that (see docs/players.md); `experiments/strong_pimc.py` measures it part by part
 (whole-hand DD tricks lost among them), see pimc.md. Points per hand over the single-hand match (interval clustered by hand);
 the paired margin per deal (pimc minus expert, halved over the two seatings) with a normal interval; win rate

@@ -216,6 +216,42 @@ SCENARIOS = [
 ]
 
 
+SCENARIOS += [
+    Scenario(
+        "second seat wins with the cheapest master",
+        position(
+            1,
+            {1: "3C JC QC KC AC AH 3S 6S 7S 8S QS KS 2D", 0: "4C"},
+            [3, 3, 3, 3],
+            plays("0:4C"),
+        ),
+        "JC",
+        "the highest club out is the TC, so the JC QC KC AC are all masters; nobody has shown out of clubs:"
+        " win with the cheapest of them, the JC, instead of second hand low",
+        off="second_seat_master",
+        off_card="3C",
+        tips_card="3C",
+    ),
+    Scenario(
+        "no side master into a shown void",
+        position(
+            0,
+            {0: "AD KD 9D 8D 5C 6C 7C 5H 6H 7H 2S 3S 4S", 1: "2C 3C 4C 2H 3H 4H 8H 9H 5S 6S 7S 8S 9S",
+             2: "3D", 3: "4D"},
+            [3, 3, 3, 3],
+            plays("0:AD 1:2C 2:3D 3:4D"),
+        ),
+        "5C",
+        "the KD is now the only master held, but seat 1 showed out of diamonds and may ruff (spades unseen):"
+        " lead as if diamonds were not held: no other master, spades not broken, the lowest card of the"
+        " shortest side suit (clubs and hearts three each: clubs first), the 5C",
+        off="no_master_into_ruff",
+        off_card="KD",
+        tips_card="KD",
+    ),
+]
+
+
 def expert(off: str = "") -> str:
     return "counting+expert" + (f"({', '.join('-' + s for s in off.split(','))})" if off else "")
 
@@ -232,7 +268,8 @@ def test_card(scenario: Scenario) -> None:
 def test_every_addition_has_a_switch_and_a_scenario() -> None:
     assert EXPERT_SWITCHES == (
         "read_voids", "spare_partner_winner", "third_hand_high", "second_seat_ruff", "cover_honour",
-        "keep_setting", "keep_stoppers", "safe_coverage", "hunt_nil_by_voids",
+        "keep_setting", "keep_stoppers", "safe_coverage", "hunt_nil_by_voids", "second_seat_master",
+        "no_master_into_ruff",
     )  # fmt: skip
     assert all(getattr(ExpertParams(), name) is True for name in EXPERT_SWITCHES)
     tested = {name for s in SCENARIOS for name in s.off.split(",")}

@@ -21,7 +21,7 @@ DD tricks. The two are separate DD games, so the score assumes both optima fit o
 Where the search does not apply, the seat plays the `expert` card instead (its parameters are the
 expert's, so `pimc(-keep_setting)` changes the fallback):
 
-- while more than `max_tricks` tricks remain (default 9, chosen from measured speed: see
+- while more than `max_tricks` tricks remain (default 8, chosen from measured speed: see
   docs/players.md; 13 searches the whole hand, at about 15 s of search per hand for 11 tricks);
 - in Duel, cutthroat and three-player (no partnership), and with a single legal card (nothing to choose).
 
@@ -51,7 +51,7 @@ class PimcParams(ExpertParams):
     """The expert's parameters (its play is the fallback), then the search's."""
 
     worlds: int = 32  # deals of the unseen cards sampled per decision
-    max_tricks: int = 9  # search only while at most this many tricks remain (earlier: the expert's card)
+    max_tricks: int = 8  # search only while at most this many tricks remain (earlier: the expert's card)
 
 
 _SOLVERS: dict[Any, Any] = {}
