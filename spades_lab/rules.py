@@ -112,9 +112,10 @@ class Rules:
             _points(name, getattr(self, name), 0, MAX_POINTS)
         _require(1 <= self.bag_threshold <= MAX_BAG_THRESHOLD, "bag_threshold", self.bag_threshold,
                  f"1..{MAX_BAG_THRESHOLD} bags")  # fmt: skip
-        _require(1 <= self.max_bid <= 13, "max_bid", self.max_bid, "1..13")
-        _require(1 <= self.min_bid <= self.max_bid, "min_bid", self.min_bid, f"1..max_bid ({self.max_bid})")
         _one_of("players", self.players, (4, 2, 3))
+        _require(1 <= self.max_bid <= self.tricks, "max_bid", self.max_bid,
+                 f"1..{self.tricks} (the tricks of a hand)")  # fmt: skip
+        _require(1 <= self.min_bid <= self.max_bid, "min_bid", self.min_bid, f"1..max_bid ({self.max_bid})")
         _one_of("deck", self.deck, DECKS)
         _one_of("first_lead", self.first_lead, FIRST_LEADS)
         _one_of("first_bidder", self.first_bidder, FIRST_BIDDERS)
@@ -146,15 +147,15 @@ class Rules:
         if self.bid_rule != "free":
             _check_bid_rule(self)
         _one_of("zero_bid", self.zero_bid, ("nil", "plain"))
-        _require(self.blind_bids is None or 2 <= self.blind_bids <= 13, "blind_bids", self.blind_bids,
-                 "None or 2..13 tricks")  # fmt: skip
+        _require(self.blind_bids is None or 2 <= self.blind_bids <= self.tricks, "blind_bids", self.blind_bids,
+                 f"None or 2..{self.tricks} tricks")  # fmt: skip
         _points("blind_bid_trail", self.blind_bid_trail, 0, MAX_SCORE)
         if self.blind_bids is not None and self.bid_rule != "free":
             raise RulesError(
                 f"rules field blind_bids = {self.blind_bids} cannot go with bid_rule = {self.bid_rule!r}, whose"
                 " bids depend on the cards or the partner's nil; allowed: blind_bids None"
             )
-        if self.blind_bids is not None and self.blind_bids > min(self.max_bid, self.max_team_contract or 13):
+        if self.blind_bids is not None and self.blind_bids > min(self.max_bid, self.max_team_contract or self.tricks):
             raise RulesError(
                 f"rules field blind_bids = {self.blind_bids} is above the largest bid the limits allow"
                 f" (max_bid {self.max_bid}, max_team_contract {self.max_team_contract}); allowed: a smaller minimum"
@@ -292,10 +293,12 @@ def _check_bid_rule(rules: Rules) -> None:
             " which a blind bidder has not seen; allowed: blind_nil False"
         )
     for name, default in (("min_bid", 1), ("max_bid", 13), ("max_team_contract", None), ("min_team_contract", 0)):
+        if name == "max_bid" and rules.max_bid >= 13:
+            continue  # no hand holds more than 13 trumps: 13..tricks (17 with three players) limit nothing
         if getattr(rules, name) != default:
             raise RulesError(
                 f"rules field {name} = {getattr(rules, name)!r} cannot go with bid_rule = {rules.bid_rule!r},"
-                f" which decides the legal bids itself; allowed: {default!r}"
+                f" which decides the legal bids itself; allowed: {default!r}{' or more' if name == 'max_bid' else ''}"
             )
 
 
@@ -416,7 +419,7 @@ PRESETS: dict[str, Rules] = {
     "whiz": Rules(bid_rule="whiz"),
     "mirror": Rules(bid_rule="mirror"),
     "cutthroat": Rules(partnerships=False),
-    "three-player": Rules(players=3),
+    "three-player": Rules(players=3, max_bid=THREE_PLAYER_TRICKS),
 }
 
 

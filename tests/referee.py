@@ -25,7 +25,8 @@ Variants (RULES.md "Variants" and "Two-player Duel"), each a field of the rules 
     blind nil / blind bid trails are measured against the best other player;
     players 3 (issue 13's three-player: "three players, 17 cards each with the 2 of clubs removed,
     each for themselves; the seat left of the dealer leads"): 17 tricks a hand, three sides of one
-    seat each (scored as cutthroat's), the deck of 51 cards, a moon is all 17 tricks.
+    seat each (scored as cutthroat's), the deck of 51 cards, a moon is all 17 tricks, and a bid may
+    go up to the 17 tricks there are (min_bid..max_bid; no bid anywhere exceeds the tricks of a hand).
 A rules dict may omit any field: DEFAULT_RULES fills it in.
 
 Public interface (the engine tests call exactly these):
@@ -511,7 +512,8 @@ def _check_bids(
     deal: list[set[str]] | None = None,
     deck: RefDeck = STANDARD,
 ) -> list[int]:
-    """`bids`: one per seat, each nil (0) or min_bid..max_bid; a blind nil is a nil; side contract limits;
+    """`bids`: one per seat, each nil (0) or min_bid..max_bid, never above the tricks of a hand (13; 17 with
+    three players: bids 14..17 are legal there when max_bid allows them); a blind nil is a nil; side contract limits;
     the bid rule (suicide, whiz, mirror) judged on the dealt cards."""
     bids = _field(record, "bids")
     if not isinstance(bids, (list, tuple)) or len(bids) != players:
@@ -521,6 +523,9 @@ def _check_bids(
             raise RefereeError(
                 f"bids[{seat}]: {bid!r} is neither nil (0) nor in {rules['min_bid']}..{rules['max_bid']}"
             )
+        if bid > tricks_per_hand(players):
+            # nobody can bid more tricks than a hand has: 13, or 17 with three players (whatever max_bid says)
+            raise RefereeError(f"bids[{seat}]: {bid} is more than the {tricks_per_hand(players)} tricks of a hand")
         if blind[seat] and bid != 0 and (rules["blind_bids"] is None or bid < rules["blind_bids"]):
             raise RefereeError(f"bids[{seat}]: {bid} but blind[{seat}] marks a blind nil")
     _check_bid_rule(bids, rules, players, deal, deck)

@@ -188,6 +188,39 @@ def test_counting_bidder_in_suicide_takes_the_nil_with_a_weak_hand() -> None:
     assert player.bid(view).tolist() == [0]
 
 
+def _first_suicide_bid(first_hand: list[str], spec: str = "counting+tips") -> int:
+    """The bid of seat 1, first to bid with dealer 0, holding `first_hand` (its partner seat 3 bids later)."""
+    from spades_lab.engine.state import State
+    from spades_lab.engine.views import BidView, ViewContext
+
+    rules = PRESETS["suicide"]
+    deck = deck_for("standard")
+    mine = deck.mask(first_hand)
+    rest = [c for c in deck.cards if not deck.mask([c]) & mine]
+    deal = np.array([[deck.mask(rest[:13]), mine, deck.mask(rest[13:26]), deck.mask(rest[26:])]], dtype=np.uint64)
+    state = State(rules, np.array([0]), np.array([0]), np.zeros(1, np.uint64), np.array([0]),
+                  np.zeros((1, 2), np.int64), np.zeros((1, 2), np.int64), deal=deal)  # fmt: skip
+    view = BidView(state, None, state.to_act.copy(), state.decision, ViewContext(rules, state.deck))
+    assert int(state.to_act[0]) == 1 and bool(view.legal_bids[0, 0])
+    return int(spades_lab.make_player(spec).bid(view)[0])
+
+
+def test_suicide_first_bidder_leaves_the_nil_when_its_hand_is_the_worse_nil() -> None:
+    weak = ["2C", "3C", "4C", "5C", "2D", "3D", "4D", "5D", "2H", "3H", "4H", "5H"]
+    assert _first_suicide_bid([*weak, "6H"]) == 0  # count 0: the nil
+    # the ace of spades is a sure trick: count 1, but the nil would fail for certain
+    assert _first_suicide_bid([*weak, "AS"]) == 4
+    assert _first_suicide_bid([*weak, "AS"], "counting(suicide_sure_trick=False)+tips") == 0
+    # four low spades: count 1 (the fourth spade), nil danger 2: still the nil
+    low4 = ["2C", "3C", "4C", "2D", "3D", "4D", "5D", "2H", "3H", "2S", "3S", "4S", "5S"]
+    assert _first_suicide_bid(low4) == 0
+    # five low spades and a king: count 3 (KH guarded, two long spades), danger 5: the number
+    low5 = ["2C", "3C", "4C", "2D", "3D", "4D", "KH", "3H", "2S", "3S", "4S", "5S", "6S"]
+    assert _first_suicide_bid(low5) == 4
+    assert _first_suicide_bid(low5, "counting(suicide_spade_length=0)+tips") == 0
+    assert _first_suicide_bid(low5, "counting(suicide_nil_below=6)+tips") == 0
+
+
 def test_exchange_passes_follow_heuristics_section_4() -> None:
     """Partner passes its lowest cards; the nil bidder passes back its highest spades, then aces, then kings."""
     rules = Rules(nil_exchange=2)

@@ -70,7 +70,52 @@ def test_the_deal_is_17_cards_each_without_the_two_of_clubs() -> None:
     assert log.plays.shape == (500, 51)
     assert (log.play_seats[:, 0] == (log.dealer + 1) % 3).all()  # the seat left of the dealer leads
     assert (log.tricks.sum(axis=1) == 17).all()
-    assert (log.bids <= 13).all()  # bids stay in 0..13 (the action numbering), whatever the count
+    assert (log.bids <= 17).all() and (log.bids > 13).any()  # the bids go up to the 17 tricks there are
+
+
+def test_bids_follow_the_tricks_of_a_hand_in_the_action_numbering() -> None:
+    """Bids 1..17 are actions 53..69: the mask has 53 + 17 = 70 columns, 66 in every 13-trick preset."""
+    from spades_lab.engine.state import N_ACTIONS, n_actions
+
+    for name, rules in PRESETS.items():
+        assert n_actions(rules) == (70 if rules.players == 3 else 66), name
+    assert N_ACTIONS == 66
+    state = State(THREE, np.array([0, 1]), np.array([0, 0]), np.zeros(2, np.uint64), np.array([0, 0]),
+                  np.zeros((2, 3), np.int64), np.zeros((2, 3), np.int64))  # fmt: skip
+    mask = state.legal_action_mask()
+    assert mask.shape == (2, 70) and state.n_actions == 70 and state.legal_bids.shape == (2, 18)
+    assert mask[:, 52:].all() and not mask[:, :52].any()  # nil and every bid 1..17
+    state.step(np.array([69, 52 + 14]))  # the first bidder: 17 at table 0, 14 at table 1
+    assert state.bids[:, 1].tolist() == [17, 14]
+    with pytest.raises(ValueError, match="action 70 is not legal"):
+        state.step(np.array([70, 53]))
+    # a table that caps bids at 13 (max_bid) keeps the wide mask with the top columns off
+    capped = State(Rules(players=3), np.array([0]), np.array([0]), np.zeros(1, np.uint64), np.array([0]),
+                   np.zeros((1, 3), np.int64), np.zeros((1, 3), np.int64))  # fmt: skip
+    assert np.flatnonzero(capped.legal_action_mask()[0]).tolist() == list(range(52, 66))
+    standard = State(Rules(), np.array([0]), np.array([0]), np.zeros(1, np.uint64), np.array([0]),
+                     np.zeros((1, 2), np.int64), np.zeros((1, 2), np.int64))  # fmt: skip
+    assert standard.legal_action_mask().shape == (1, 66) and standard.legal_bids.shape == (1, 14)
+
+
+def test_max_bid_ranges_over_the_tricks_of_a_hand() -> None:
+    assert THREE.max_bid == 17 and Rules(players=3).max_bid == 13
+    with pytest.raises(RulesError, match=r"max_bid.*1\.\.17"):
+        Rules(players=3, max_bid=18)
+    with pytest.raises(RulesError, match=r"max_bid.*1\.\.13"):
+        Rules(max_bid=14)
+    assert THREE.replace(blind_bids=15).blind_bids == 15
+    assert THREE.replace(bid_rule="whiz").max_bid == 17  # at most 13 trumps in a hand: 17 limits nothing
+
+
+def test_referee_judges_bids_above_13_by_the_tricks_of_a_hand() -> None:
+    record = next(r for r in simulated("random") if max(r["bids"]) > 13)
+    referee.check_record(record, THREE.replace(hand_cap=6).to_dict())
+    with pytest.raises(referee.RefereeError, match=r"nor in 1\.\.13"):
+        referee.check_record(record, Rules(players=3, hand_cap=6).to_dict())
+    too_many = {**record, "bids": [18, *record["bids"][1:]]}
+    with pytest.raises(referee.RefereeError, match="more than the 17 tricks"):
+        referee.check_record(too_many, {**THREE.to_dict(), "max_bid": 18})
 
 
 def test_observation_holds_17_cards_and_never_shows_the_two_of_clubs_as_unseen() -> None:

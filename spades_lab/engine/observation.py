@@ -49,7 +49,7 @@ class Observation:
     legal_ids: np.ndarray
     """[n, 13] legal card ids, weakest first, -1 padded."""
     legal_bids: np.ndarray
-    """[n, 14] bool: legal_bids[t, b] for bid b (0 = nil); all False outside bidding."""
+    """[n, tricks + 1] bool: legal_bids[t, b] for bid b (0 = nil; 14 columns, 18 with three players); all False outside bidding."""
     bids: np.ndarray
     """[n, seats] bids by relative seat: -1 not yet, 0 nil."""
     blind: np.ndarray
@@ -172,7 +172,7 @@ def observe(view: Any) -> Observation:
         master = np.zeros(n, dtype=bool)
         winners_mask = np.zeros(n, dtype=np.uint64)
         broken = np.zeros(n, dtype=bool)
-    legal_bids = view.legal_bids if hasattr(view, "legal_bids") else np.zeros((n, 14), dtype=bool)
+    legal_bids = view.legal_bids if hasattr(view, "legal_bids") else np.zeros((n, view.rules.tricks + 1), dtype=bool)
     return Observation(
         seat=seat, seats=seats, hand=masks.to_bool(hand_mask), hand_ids=masks.card_ids(hand_mask, width, deck=deck),
         legal=masks.to_bool(legal_mask), legal_ids=masks.card_ids(legal_mask, width, deck=deck), legal_bids=legal_bids,

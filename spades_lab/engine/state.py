@@ -12,14 +12,17 @@ policy gets a view built from it, see `spades_lab.engine.views`). It is public s
 loop, a search or a test can drive hands directly: `legal_action_mask()` and `step(actions)` in
 OpenSpiel's Spades numbering, or `apply(answers)` with the answers a policy returns.
 
-Action numbering (OpenSpiel Spades, 66 actions):
+Action numbering (OpenSpiel Spades, 66 actions; with three players 70, see the bids):
 
 - 0..51: a card, by engine card id. In the standard deck the id is suit * 13 + rank with suits
   C, D, H, S and ranks 2..A, exactly OpenSpiel's numbering. In the jokers decks the id is still the
   card's place in `deck.cards` (clubs, diamonds, hearts blocks without the removed deuces, then the
   trump block weakest first: 3S .. AS, 2S, the promoted deuce, LJ, BJ), so `deck.cards[action]`
   names the card in every deck.
-- 52: nil; 53..65: bids 1..13 (action = 52 + bid).
+- 52: nil; 53..65: bids 1..13 (action = 52 + bid). The bids follow the tricks of a hand
+  (`Rules.tricks`): with three players (17 tricks) 53..69 are bids 1..17, so the mask has
+  `n_actions(rules)` = 53 + tricks columns: 66 in every 13-trick game (OpenSpiel's), 70 with three
+  players. Every array of legal bids likewise has `bid_columns(rules)` = tricks + 1 columns (nil first).
 - The blind-nil decision uses 52 (declare blind nil) and 53 (look at the cards first).
 - A blind number bid (`blind_bids`, at least 2) is 52 + bid; 53 is "look at the cards first".
 - A Duel draft turn is the card taken: the top card (keep it) or the next one (discard the top).
@@ -54,6 +57,7 @@ class Phase(IntEnum):
 
 
 N_ACTIONS = 66
+"""Actions of a 13-trick game (OpenSpiel's numbering); `n_actions(rules)` in general."""
 NIL_ACTION = 52
 """Action of a nil bid (and of declaring blind nil); bid b >= 1 is action 52 + b."""
 LOOK_ACTION = 53
@@ -97,16 +101,26 @@ def play_decision(step: int) -> int:
     return FIRST_PLAY_DECISION + step
 
 
+def bid_columns(rules: Rules) -> int:
+    """Columns of a legal-bids array: nil, then bids 1..tricks (14; 18 with three players)."""
+    return rules.tricks + 1
+
+
+def n_actions(rules: Rules) -> int:
+    """Width of the legal action mask: 52 cards, nil, bids 1..tricks (66; 70 with three players)."""
+    return NIL_ACTION + bid_columns(rules)
+
+
 def base_bids(rules: Rules) -> np.ndarray:
-    """[14] bool: nil and min_bid..max_bid, before any side-contract limit."""
-    row = np.zeros(14, dtype=bool)
+    """[tricks + 1] bool: nil and min_bid..max_bid, before any side-contract limit."""
+    row = np.zeros(bid_columns(rules), dtype=bool)
     row[0] = True
     row[rules.min_bid : rules.max_bid + 1] = True
     return row
 
 
 def legal_bids(rules: Rules, bids: np.ndarray, actor: np.ndarray, spades: np.ndarray | None = None) -> np.ndarray:
-    """[n, 14] bids allowed for each acting seat: nil or min..max, within the side contract limits.
+    """[n, tricks + 1] bids allowed for each acting seat: nil or min..max, within the side contract limits.
 
     `bids` are the bids so far [n, seats] (-1: not yet); the partner's bid bounds the side contract.
     `spades` [n] is the number of trumps each acting seat holds, which whiz and mirror bid by.
@@ -114,12 +128,13 @@ def legal_bids(rules: Rules, bids: np.ndarray, actor: np.ndarray, spades: np.nda
     n = len(actor)
     if rules.bid_rule != "free":
         return _bid_rule_bids(rules, bids, actor, spades)
-    legal = np.broadcast_to(base_bids(rules), (n, 14)).copy()
+    width = bid_columns(rules)
+    legal = np.broadcast_to(base_bids(rules), (n, width)).copy()
     if rules.players == 4 and (rules.max_team_contract is not None or rules.min_team_contract):
         partner_bid = bids[np.arange(n), (actor + 2) % 4]
         has_bid = partner_bid >= 0
         counted = np.maximum(partner_bid, 0)
-        numbers = np.arange(14)[None, :]
+        numbers = np.arange(width)[None, :]
         if rules.max_team_contract is not None:
             legal[:, 1:] &= numbers[:, 1:] + counted[:, None] <= rules.max_team_contract
         if rules.min_team_contract:
@@ -132,7 +147,7 @@ def legal_bids(rules: Rules, bids: np.ndarray, actor: np.ndarray, spades: np.nda
 def _bid_rule_bids(rules: Rules, bids: np.ndarray, actor: np.ndarray, spades: np.ndarray | None) -> np.ndarray:
     """Legal bids of the suicide, whiz and mirror presets (see `Rules.bid_rule`)."""
     n = len(actor)
-    legal = np.zeros((n, 14), dtype=bool)
+    legal = np.zeros((n, bid_columns(rules)), dtype=bool)
     tables = np.arange(n)
     if rules.bid_rule == "suicide":
         partner = bids[tables, (actor + 2) % 4]
@@ -292,7 +307,7 @@ class State:
         self.blind = shown("blind", (n, p), np.bool_, False)
         self.received = np.zeros((n, p), dtype=np.uint64)
         self.passed = np.zeros((n, p), dtype=np.uint64)
-        self.legal_bids = shown("legal_bids", (n, 14), np.bool_, False)
+        self.legal_bids = shown("legal_bids", (n, bid_columns(rules)), np.bool_, False)
         self.plays = shown("plays", (n, rules.tricks * p), np.int8, -1)
         self.play_seats = shown("play_seats", (n, rules.tricks * p), np.int8, -1)
         self.trick_cards = shown("trick_cards", (n, p), np.int64, -1)
@@ -370,9 +385,15 @@ class State:
 
     # --- legal actions --------------------------------------------------------------------------
 
+    @property
+    def n_actions(self) -> int:
+        """Columns of `legal_action_mask()`: 66, or 70 with three players (bids up to the 17 tricks)."""
+        return n_actions(self.rules)
+
     def legal_action_mask(self) -> np.ndarray:
-        """[n, 66] bool in OpenSpiel's numbering (see the module docstring); all False where nobody acts."""
-        mask = np.zeros((self.n, N_ACTIONS), dtype=bool)
+        """[n, n_actions] bool in OpenSpiel's numbering (see the module docstring): 66 columns, 70 with three
+        players; all False where nobody acts."""
+        mask = np.zeros((self.n, self.n_actions), dtype=bool)
         phase, _, index = self.point
         rows = np.flatnonzero(self.acting)
         if phase == Phase.BID:
@@ -402,8 +423,8 @@ class State:
             raise ValueError(f"step needs one action per table, shape ({self.n},); got {actions.shape}")
         mask = self.legal_action_mask()
         rows = np.flatnonzero(self.acting)
-        ok = (actions[rows] >= 0) & (actions[rows] < N_ACTIONS)
-        ok &= mask[rows, np.clip(actions[rows], 0, N_ACTIONS - 1)]
+        ok = (actions[rows] >= 0) & (actions[rows] < self.n_actions)
+        ok &= mask[rows, np.clip(actions[rows], 0, self.n_actions - 1)]
         if not ok.all():
             bad = int(rows[np.argmin(ok)])
             raise ValueError(
@@ -431,7 +452,7 @@ class State:
                 self.apply(passed)
 
     def apply(self, answers: np.ndarray) -> None:
-        """Apply the policies' answers for this point (what a policy returns: a bid 0..13, a card id,
+        """Apply the policies' answers for this point (what a policy returns: a bid 0..tricks, a card id,
         a bool for blind nil and the draft, a uint64 mask of cards for an exchange); one per table,
         ignored where `to_act` is -1. Legality is checked by the caller (`spades_lab.engine.protocol`)."""
         phase, _, index = self.point

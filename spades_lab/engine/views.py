@@ -197,7 +197,7 @@ class BlindBidView(BlindView):
 
     @property
     def legal_bids(self) -> np.ndarray:
-        """[n, 14] bool: the blind numbers allowed (column 0, nil, is never one)."""
+        """[n, tricks + 1] bool: the blind numbers allowed (column 0, nil, is never one)."""
         return self._take(self._pub.legal_bids)
 
 
@@ -229,7 +229,7 @@ class BidView(_SeenView):
 
     @property
     def legal_bids(self) -> np.ndarray:
-        """[n, 14] bool: legal_bids[t, b] for bid b (0 = nil)."""
+        """[n, tricks + 1] bool: legal_bids[t, b] for bid b (0 = nil; 14 columns, 18 with three players)."""
         return self._take(self._pub.legal_bids)
 
 

@@ -23,12 +23,12 @@ from typing import Any
 
 import numpy as np
 
+from spades_lab.cards import TRUMP
 from spades_lab.engine import BidView
 from spades_lab.engine.scoring import deficit
 from spades_lab.engine.views import BlindView
 from spades_lab.policies.counting import CountParams, NilParams, count_tricks_batch, nil_ok_batch
 from spades_lab.policies.registry import register
-from spades_lab.rules import SUICIDE_MIN
 
 NIL_PREFIX = "nil_"
 """NilParams fields appear with this prefix (`nil_max_spades`), so they read as part of the nil rule."""
@@ -43,6 +43,9 @@ _SWITCHES: list[tuple[str, str, Any]] = [
     ("nil_beside_nil", "bool", False),  # bid nil even when partner already bid nil (nobody left to cover)
     ("blind_nil", "bool", True),  # section 4: declare blind nil as a comeback, where the rules allow it
     ("blind_nil_trail", "int", 200),  # section 4: points the side must trail by
+    ("suicide_nil_below", "float", 4.0),  # suicide: the side's first bidder takes the nil below this nil danger
+    ("suicide_spade_length", "float", 1.0),  # suicide: nil danger added per spade beyond the nil rule's max_spades
+    ("suicide_sure_trick", "bool", True),  # suicide: the first bidder holding the top trump (a sure trick) bids the number
 ]
 
 
@@ -110,13 +113,28 @@ class CountingBidder:
         return bids
 
     def _suicide_nil(self, view: BidView, counts: np.ndarray) -> np.ndarray:
-        """Suicide: the side's first bidder takes the nil when its count cannot reach the partner's minimum.
+        """Suicide: the side's first bidder takes the nil unless its hand is the side's number hand.
 
-        One of the pair must bid nil and the other at least 4; the hand too weak for 4 is the better nil,
-        and leaves the number to the partner. (A second bidder's choice is forced either way.)
+        One of the pair must bid nil and the other at least 4, and the first bidder cannot see which
+        hand is the better nil: it keeps the nil unless its own hand is a bad one. Its *nil danger*
+        is its count plus `suicide_spade_length` per spade beyond the nil rule's `max_spades` (long
+        spades are tricks the nil cannot shed, counted once more); below `suicide_nil_below` (4, the
+        partner's minimum) it bids nil. The ace of spades (the deck's top trump) is a sure trick,
+        so its holder never takes the nil (`suicide_sure_trick`). Measured (docs/variants.md): with the count alone, a nil
+        held with the ace of spades or four spades failed at once or nearly, sides gained 4 points a
+        hand and a game in a thousand never ended; with this rule about 12 and every game finished.
+        (A second bidder's choice is forced either way.)
         """
-        first = view.bids[np.arange(len(view)), view.partner] < 0
-        return first & view.legal_bids[:, 0] & (counts + self.params.shift < SUICIDE_MIN)
+        n = len(view)
+        hands = view.hand
+        deck = view.deck
+        first = view.bids[np.arange(n), view.partner] < 0
+        trumps = np.bitwise_count(hands & deck.suit_masks[TRUMP]).astype(np.int64)
+        top_trump = np.uint64(1) << np.uint64(int(np.flatnonzero(deck.suit_of == TRUMP).max()))
+        sure_trick = (hands & top_trump != 0) & self.params.suicide_sure_trick
+        long_spades = np.maximum(trumps - self.nil_params.max_spades, 0)
+        danger = counts + self.params.shift + self.params.suicide_spade_length * long_spades
+        return first & view.legal_bids[:, 0] & ~sure_trick & (danger < self.params.suicide_nil_below)
 
     def blind(self, view: BlindView) -> np.ndarray:
         n = len(view)

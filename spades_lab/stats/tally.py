@@ -157,7 +157,7 @@ class GameTally:
         self.winner = np.full(n, -1, dtype=np.int64)
         self.unfinished = np.zeros(n, dtype=bool)
         self.ended = np.zeros(n, dtype=bool)
-        self.bid_totals = np.zeros(13 * rules.players + 1, dtype=np.int64)
+        self.bid_totals = np.zeros(rules.tricks * rules.players + 1, dtype=np.int64)
         """Histogram of the table bid total over every hand of these games."""
 
     def add(self, log: HandLog, rows: np.ndarray | None = None, measures: dict[str, np.ndarray] | None = None) -> None:
