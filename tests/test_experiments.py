@@ -21,11 +21,13 @@ def experiments_on_path():
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_experiment_writes_csv_png_readme(name: str, tmp_path: Path) -> None:
+def test_experiment_writes_csv_png_readme(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     module = importlib.import_module(name)
     kwargs = {"switches": ("duck_after_contract",)} if name == "tip_ablation" else {}
     if name == "strong_players":
         kwargs = {"switches": ("keep_setting",)}
+        # its pimc games at the default search budget take minutes even at this size
+        monkeypatch.setattr(module, "PIMC", "counting+pimc(worlds=4,max_tricks=4)")
     out = module.main(tmp_path / name, scale=0.001, workers=1, **kwargs)
     if name != "strong_players":  # every sheet question, under each play engine
         readme = (out / "README.md").read_text()
