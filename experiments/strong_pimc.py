@@ -58,8 +58,11 @@ def match(deals: int, workers: int, out: Path, pimc: str = PIMC, part: str = "ma
                         chunk_games=max(1, deals // 4))  # fmt: skip
     wall, cpu = time.perf_counter() - t, _cpu_seconds() - cpu
     load = os.getloadavg()[0]
-    print(f"match {pimc} vs {EXPERT}, {deals} deals: wall {wall:.0f} s, CPU {cpu:.0f} s "
-          f"(workers {workers}, load average {load:.1f} at the end)", flush=True)
+    print(
+        f"match {pimc} vs {EXPERT}, {deals} deals: wall {wall:.0f} s, CPU {cpu:.0f} s "
+        f"(workers {workers}, load average {load:.1f} at the end)",
+        flush=True,
+    )
     figs = entrant_figures(result)
     _save(part, {"player": pimc, "deals": deals, "workers": workers, "wall_s": wall, "play_s": result.seconds,
                  "cpu_s": cpu, "load_end": load,
@@ -122,9 +125,16 @@ def _checked_plays(player: str, hands: int, seed: int) -> dict[str, np.ndarray]:
                     side = who[k] % 2
                     made = sum(won[s] for s in (side, side + 2) if bids[s] > 0) >= contract[side]
                     if contract[side] > 0 and not made:
-                        for key, value in (("hands", held.copy()), ("trick", cards[:k] + [-1] * (4 - k)),
-                                           ("leader", who[0]), ("broken", broken), ("card", cards[k]),
-                                           ("side_hand", 2 * hand_index + side), ("t", t), ("pos", k)):
+                        for key, value in (
+                            ("hands", held.copy()),
+                            ("trick", cards[:k] + [-1] * (4 - k)),
+                            ("leader", who[0]),
+                            ("broken", broken),
+                            ("card", cards[k]),
+                            ("side_hand", 2 * hand_index + side),
+                            ("t", t),
+                            ("pos", k),
+                        ):
                             rows[key].append(value)  # fmt: skip
                     held[who[k]] &= ~(1 << cards[k])
                 led = deck.suit_of[cards[0]]
@@ -198,8 +208,11 @@ def lost(hands: int, players: list[str], workers: int) -> None:
             "per_side_hand": [int(x) for x in total],
             "seconds": time.perf_counter() - t, "cpu_s": _cpu_seconds() - cpu, "workers": workers,
         }  # fmt: skip
-        print(f"lost {name}: {value:.2f} ({lo:.2f} to {hi:.2f}) per side-hand over {n_side} side-hands; "
-              f"wall {data[name]['seconds']:.0f} s, CPU {data[name]['cpu_s']:.0f} s", flush=True)
+        print(
+            f"lost {name}: {value:.2f} ({lo:.2f} to {hi:.2f}) per side-hand over {n_side} side-hands; "
+            f"wall {data[name]['seconds']:.0f} s, CPU {data[name]['cpu_s']:.0f} s",
+            flush=True,
+        )
         _save("lost", data)
 
 

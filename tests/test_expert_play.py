@@ -236,8 +236,12 @@ SCENARIOS += [
         "no side master into a shown void",
         position(
             0,
-            {0: "AD KD 9D 8D 5C 6C 7C 5H 6H 7H 2S 3S 4S", 1: "2C 3C 4C 2H 3H 4H 8H 9H 5S 6S 7S 8S 9S",
-             2: "3D", 3: "4D"},
+            {
+                0: "AD KD 9D 8D 5C 6C 7C 5H 6H 7H 2S 3S 4S",
+                1: "2C 3C 4C 2H 3H 4H 8H 9H 5S 6S 7S 8S 9S",
+                2: "3D",
+                3: "4D",
+            },
             [3, 3, 3, 3],
             plays("0:AD 1:2C 2:3D 3:4D"),
         ),

@@ -479,9 +479,7 @@ def probe(
                     tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, qt, NO_UPPER)
                     return True, rel
             elif rem - qt < target:
-                tt_save(
-                    tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - qt
-                )
+                tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - qt)
                 return False, rel
             if top_trump < 0 and players == 4:
                 # no trumps left: when an opponent tops every suit the leader can lead, the first
@@ -516,9 +514,7 @@ def probe(
                         )
                         return False, rel
                     if side_of(leader) == 1 and target <= 1:
-                        tt_save(
-                            tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, 1, NO_UPPER
-                        )
+                        tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, 1, NO_UPPER)
                         return True, rel
             if top_trump >= 0:
                 # a hand holding the top trumps in sequence wins a trick with each of them
@@ -551,9 +547,7 @@ def probe(
                     )
                     return False, rel
                 if side_of(holder) == 0 and target <= sure:
-                    tt_save(
-                        tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, sure, NO_UPPER
-                    )
+                    tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, sure, NO_UPPER)
                     return True, rel
                 # each trump of one hand above every opposing trump takes a trick for its side (it
                 # wins the trick it falls on unless the partner's card beats it), one trick per card
@@ -593,9 +587,7 @@ def probe(
                             rem - need,
                         )
                         return False, rel
-                    tt_save(
-                        tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, need, NO_UPPER
-                    )
+                    tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, need, NO_UPPER)
                     return True, rel
     seat = (leader + k) % players
     hand = hands[seat]
@@ -659,9 +651,7 @@ def probe(
         if result:
             tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel_all, everyone, suit_masks, target, NO_UPPER)
         else:
-            tt_save(
-                tt_index, tt_keys, tt_meta, shape, w0, w1, rel_all, everyone, suit_masks, NO_LOWER, target - 1
-            )
+            tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel_all, everyone, suit_masks, NO_LOWER, target - 1)
     return result, rel_all
 
 
