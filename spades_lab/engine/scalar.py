@@ -43,11 +43,7 @@ RECORD = np.dtype(
         ("trick", np.int64),
         ("hand", np.uint64),
         ("legal", np.uint64),  # cards I may play (0 while bidding)
-        (
-            "legal_bids",
-            np.uint8,
-            18,
-        ),  # 1 where bid b is legal (b = 0 is nil; 1..13, 1..17 with three players; 0 while playing)
+        ("legal_bids", np.uint8, 18),  # 1 where bid b is legal (0 nil; 1..13, 1..17 with 3 players; 0 in play)
         ("played", np.uint64),
         ("unseen", np.uint64),  # neither in my hand nor played
         ("led_suit", np.int64),  # -1 when I lead

@@ -45,11 +45,7 @@ _SWITCHES: list[tuple[str, str, Any]] = [
     ("blind_nil_trail", "int", 200),  # section 4: points the side must trail by
     ("suicide_nil_below", "float", 4.0),  # suicide: the side's first bidder takes the nil below this nil danger
     ("suicide_spade_length", "float", 1.0),  # suicide: nil danger added per spade beyond the nil rule's max_spades
-    (
-        "suicide_sure_trick",
-        "bool",
-        True,
-    ),  # suicide: the first bidder holding the top trump (a sure trick) bids the number
+    ("suicide_sure_trick", "bool", True),  # suicide: a first bidder holding the top trump bids the number
 ]
 
 
