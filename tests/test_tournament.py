@@ -148,6 +148,45 @@ def test_a_second_run_reuses_the_worker_pool_and_gives_the_same_tables(reference
     assert not any(p.is_alive() for p in workers), "closing the pool ends its workers"
 
 
+KILLED_PARENT = """
+import os, signal, sys, tempfile
+import spades_lab as sl
+from spades_lab.tournament.executors import worker_pool
+
+if __name__ == "__main__":
+    with tempfile.TemporaryDirectory() as out:
+        sl.tournament(["random", "counting+tips"], sl.Rules(hand_cap=3), games=40, seed=1, workers=2, out=out,
+                      chunk_games=10, batch_size=8, progress=False)
+    with open(sys.argv[1], "w") as pid:
+        pid.write(str(worker_pool(1).processes[0].pid))
+    os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether the process runs (a zombie waiting to be reaped has ended)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process states from /proc")
+def test_a_pooled_worker_ends_when_its_parent_is_killed(tmp_path) -> None:
+    """A killed parent (a notebook kernel restarted) runs no exit handler; its idle worker must not linger."""
+    script = tmp_path / "killed_parent.py"
+    script.write_text(KILLED_PARENT)
+    pid = tmp_path / "worker.pid"
+    # no pipes: a lingering worker would hold them open and keep run() waiting
+    subprocess.run([sys.executable, str(script), str(pid)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   timeout=300)  # fmt: skip
+    worker = int(pid.read_text())
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and _running(worker):
+        time.sleep(0.2)
+    assert not _running(worker), "the pooled worker outlived its killed parent"
+
+
 def test_tables_are_the_engines_games(reference) -> None:
     """A chunk's hands are exactly the engine's games for that seating, whoever played them."""
     assert list(reference.summary["entrant"])[:2] == ["random", "steady"], "pairing 0 is random vs steady"

@@ -74,8 +74,21 @@ def _serve(template: ChunkTask, chunks: Any, results: Any) -> None:
 
 
 def _live(inbox: Any, chunks: Any, results: Any) -> None:
-    """A pool's worker process: one `_serve` session per run template it is sent, until None."""
-    while (template := inbox.get()) is not None:
+    """A pool's worker process: one `_serve` session per run template it is sent, until None.
+
+    Between runs it checks every second that its parent still lives: a parent killed by a signal
+    (a notebook kernel restarted) runs no exit handler to stop the pool, and its idle workers
+    would otherwise wait for ever."""
+    parent = mp.parent_process()
+    while True:
+        try:
+            template = inbox.get(timeout=1.0)
+        except queue.Empty:
+            if parent is not None and not parent.is_alive():
+                return
+            continue
+        if template is None:
+            return
         _serve(template, chunks, results)
 
 
