@@ -208,16 +208,22 @@ def _cover(legal: np.uint64, led_card: int, unseen: np.uint64, suits: tuple) -> 
     return -1
 
 
+@njit(cache=True, inline="always")
+def _held_masters(legal: np.uint64, first: int, unseen: np.uint64, suits: tuple) -> np.uint64:
+    """The legal cards of the led suit above the led card and above every unseen card of the suit."""
+    mine = legal & suit_of(first, suits) & above(first)
+    top_out = highest(unseen & suit_of(first, suits))
+    return mine & above(top_out) if top_out >= 0 else mine
+
+
 @njit(cache=True)
 def _second_master(legal: np.uint64, first: int, left_voids: int, unseen: np.uint64, suits: tuple) -> int:
     """Second seat following: the cheapest held master of the led suit, if no ruff by the fourth seat threatens; -1 else."""
-    led = suit_index(first, suits)
-    mine = legal & suits[led] & above(first)
-    top_out = highest(unseen & suits[led])
-    masters = mine & above(top_out) if top_out >= 0 else mine
+    masters = _held_masters(legal, first, unseen, suits)
     if masters == ZERO:
         return -1
-    if led != 3 and (left_voids >> led) & 1 == 1 and (left_voids >> 3) & 1 == 0 and unseen & suits[3] != ZERO:
+    led = suit_index(first, suits)
+    if led != 3 and _may_ruff(left_voids, led, unseen, suits):
         return -1
     return lowest(masters)
 
@@ -583,11 +589,7 @@ def _reads_fourth_seat(
     The second seat reads them only when it holds a master of the led suit (`second_seat_master` asks whether
     the fourth seat may ruff it); for its choice of ruff alone they are too seldom used to pay for the history."""
     if position == 1:
-        if not is_on(extra, SECOND_MASTER):
-            return False
-        mine = legal & suit_of(first, suits) & above(first)
-        top_out = highest(unseen & suit_of(first, suits))
-        return mine != ZERO and (top_out < 0 or mine & above(top_out) != ZERO)
+        return is_on(extra, SECOND_MASTER) and _held_masters(legal, first, unseen, suits) != ZERO
     following = legal & suit_of(first, suits) != ZERO
     partner_holds = not beats(second, first, suits)
     return partner_holds or (following and winners(legal, second, suits) != ZERO)
