@@ -113,8 +113,11 @@ class WorkerPool:
         for process in self.processes:
             process.start()
 
+    def alive(self) -> bool:
+        return all(p.is_alive() for p in self.processes)
+
     def usable(self, size: int) -> bool:
-        return len(self.processes) == size and all(p.is_alive() for p in self.processes)
+        return len(self.processes) == size and self.alive()
 
     def close(self, wait: bool) -> None:
         """Stop the workers: ask them to end (`wait`: they hold nothing) or terminate them at once."""
@@ -136,7 +139,7 @@ _POOL: list[WorkerPool] = []
 def worker_pool(size: int) -> WorkerPool:
     """The running pool of `size` spawned workers, started (or restarted at another size) if needed."""
     if _POOL and not _POOL[0].usable(size):
-        close_pool(wait=_POOL[0].usable(len(_POOL[0].processes)))
+        close_pool(wait=_POOL[0].alive())
     if not _POOL:
         _POOL.append(WorkerPool(size))
     return _POOL[0]
