@@ -148,6 +148,30 @@ def test_a_second_run_reuses_the_worker_pool_and_gives_the_same_tables(reference
     assert not any(p.is_alive() for p in workers), "closing the pool ends its workers"
 
 
+def test_two_workers_keep_their_batches_full_until_the_chunks_run_out() -> None:
+    """Each player's batch drains once, at the end: at most `hand_cap` short batches each.
+
+    Games of RULES last 1 to 4 hands, so a chunk stays open in a batch several hands after its last
+    game started; a hand-out limited by chunks not yet finished starved the batches all run long
+    (32-39 short batches of 81 here), one stocked by chunks not yet taken does not (6-7 of 70)."""
+    import multiprocessing as mp
+    from dataclasses import replace
+
+    from spades_lab.tournament.chunks import ChunkTask
+    from spades_lab.tournament.executors import execute
+
+    chunks = plan_chunks(2, 2000, False, 4)
+    with mp.get_context("spawn").Manager() as manager:
+        reports = manager.Queue()  # every batch of every player: (games finished, tables played)
+        template = ChunkTask(chunks[0], RULES, ("random", "random(blind_rate=0.2)+random"), ("a", "b"), 3,
+                             single_hands=False, batch_size=64, store_hands=False, records=False, progress=reports)  # fmt: skip
+        done = list(execute((replace(template, chunk=c) for c in chunks), workers=2))
+        sizes = [reports.get()[1] for _ in range(reports.qsize())]
+    assert sorted(r.chunk.id for r in done) == sorted(c.id for c in chunks)
+    short = sum(size < 64 for size in sizes)
+    assert short <= 2 * RULES.hand_cap + 4, f"{short} short batches of {len(sizes)}: a player waited for chunks"
+
+
 KILLED_PARENT = """
 import os, signal, sys, tempfile
 import spades_lab as sl

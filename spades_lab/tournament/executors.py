@@ -60,6 +60,8 @@ def _serve(template: ChunkTask, chunks: Any, results: Any) -> None:
         except queue.Empty:
             return None
         ended = chunk is None
+        if not ended:
+            results.put(("took", None))  # the parent keeps the queue stocked by what was taken
         return chunk
 
     try:
@@ -186,9 +188,12 @@ def run_pool(tasks: Iterable[ChunkTask], workers: int) -> Iterator[ChunkResult]:
     """`workers` processes, each playing a stream of chunks in one full batch: this process and
     `workers - 1` spawned ones, kept in this process's `WorkerPool` for the next run.
 
-    This process hands out chunks through a queue, a few more than the batches hold, and takes
-    its own from the same queue: every player takes a chunk whenever its batch has free tables,
-    so none drains its batch at a chunk boundary and the last chunks go to whoever is free. This
+    This process hands out chunks through a queue and takes its own from the same queue: every
+    player takes a chunk whenever its batch has free tables, so none drains its batch at a chunk
+    boundary and the last chunks go to whoever is free. The queue is kept stocked with `window`
+    chunks not yet taken (each player says when it takes one), whatever the players still hold:
+    a chunk stays open in a batch until its longest game ends, dozens of hands after its last game
+    started, so a limit on chunks not yet finished left the batches half empty for seconds. This
     process plays from the start, with its kernels loaded, while new workers start up (about a
     second and a half each, paid once per pool). On the first failure nothing more is handed out;
     every player finishes what it holds, the error is raised, and the pool is closed.
@@ -200,20 +205,31 @@ def run_pool(tasks: Iterable[ChunkTask], workers: int) -> Iterator[ChunkResult]:
     chunks, results, processes = pool.chunks, pool.results, pool.processes
     for worker_inbox in pool.inboxes:
         worker_inbox.put(first)
-    window = workers * (-(-first.batch_size // max(1, first.chunk.games)) + 2)
-    handed = returned = exited = 0
+    window = 2 * workers * (-(-first.batch_size // max(1, first.chunk.games)) + 1)
+    handed = taken = exited = 0
     closed = False
     error: TournamentError | None = None
     clean = False
     inbox: list[ChunkResult] = []
     dead: list[Any] = []
 
+    def withdraw() -> None:
+        """After a failure: take back the chunks still queued, so no player starts one (they stay missing
+        and are played on resume); a chunk a player takes meanwhile is played and kept as usual."""
+        while True:
+            try:
+                chunks.get_nowait()
+            except queue.Empty:
+                return
+
     def hand_out() -> None:
         nonlocal handed, closed
-        while not closed and handed - returned < window:
+        while not closed and handed - taken < window:
             task = next(pending, None) if error is None else None
             if task is None:
                 closed = True
+                if error is not None:
+                    withdraw()
                 for _ in range(workers):  # one end mark per player, this process included
                     chunks.put(None)
                 return
@@ -222,7 +238,7 @@ def run_pool(tasks: Iterable[ChunkTask], workers: int) -> Iterator[ChunkResult]:
 
     def receive(timeout: float | None) -> None:
         """Take the spawned workers' messages: wait up to `timeout` for one (None: do not wait)."""
-        nonlocal returned, exited, error
+        nonlocal taken, exited, error
         while True:
             try:
                 kind, value = results.get(timeout=timeout) if timeout else results.get_nowait()
@@ -236,8 +252,9 @@ def run_pool(tasks: Iterable[ChunkTask], workers: int) -> Iterator[ChunkResult]:
                             " same command again to finish"
                         )
                 return
-            if kind == "done":
-                returned += 1
+            if kind == "took":
+                taken += 1
+            elif kind == "done":
                 inbox.append(value)
             elif kind == "error":
                 error = error or value
@@ -249,7 +266,7 @@ def run_pool(tasks: Iterable[ChunkTask], workers: int) -> Iterator[ChunkResult]:
 
     def take(wait: bool) -> Chunk | None:
         """This process's own chunks, from the queue it feeds (serving the workers meanwhile)."""
-        nonlocal ended
+        nonlocal ended, taken
         while not ended:
             receive(None)
             hand_out()
@@ -260,6 +277,8 @@ def run_pool(tasks: Iterable[ChunkTask], workers: int) -> Iterator[ChunkResult]:
                     continue
                 return None
             ended = chunk is None
+            if not ended:
+                taken += 1
             return chunk
         return None
 
@@ -270,7 +289,6 @@ def run_pool(tasks: Iterable[ChunkTask], workers: int) -> Iterator[ChunkResult]:
     try:
         try:
             for own in play_stream(first, take):
-                returned += 1
                 yield from flush()
                 yield own
         except TournamentError as exc:
