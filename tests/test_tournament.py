@@ -496,3 +496,23 @@ def test_dask_local_cluster_gives_the_local_result(reference) -> None:
     assert by_client.chunks_run == 3 * 2 * 3
     assert_same_tables(reference, by_client)
     assert_same_tables(reference, by_address)
+
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the kernel's count from /proc (Linux)")
+def test_a_pooled_worker_reports_its_own_cpu_time(tmp_path) -> None:
+    """What a running worker reports at the end of a run is its CPU time as the kernel counts it
+    (`RUSAGE_CHILDREN` counts a worker only once it has ended): the bench's two-worker cost per hand."""
+    from spades_lab.tournament.bench import tournament_workload
+    from spades_lab.tournament.executors import worker_pool
+
+    run(tmp_path, ["random", steady()], games=200, workers=2, chunk_games=10)
+    pool = worker_pool(1)
+    pid = pool.processes[0].pid
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    kernel = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    assert kernel > 0.5, "imports and kernels alone cost a worker about a CPU second"
+    assert abs(pool.cpu[pid] - kernel) < 0.1 + 0.05 * kernel, (pool.cpu, kernel)
+    out = tournament_workload(3000, 1)
+    assert out["hands"] > 2000 and out["cpu_s"] > 0 and out["cpu_s_2_workers"] > 0
+    assert 0 < out["parent_cpu_share_2_workers"] < 1, out

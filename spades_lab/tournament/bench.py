@@ -19,7 +19,7 @@ import tempfile
 import time
 
 from spades_lab.rules import Rules
-from spades_lab.tournament.executors import close_pool
+from spades_lab.tournament.executors import close_pool, worker_pool
 from spades_lab.tournament.runner import tournament
 
 WORKLOADS = {
@@ -39,7 +39,7 @@ MIXED = ("counting+tips", "cautious+tips")
 
 
 def _timed(rules: Rules, entrants: list[str], games: int, seed: int, workers: int) -> tuple[int, float, float]:
-    """(hands, wall seconds, CPU seconds of this process and its workers) of one tournament call."""
+    """(hands, wall seconds, CPU seconds of this process and its ended workers) of one tournament call."""
     before = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
     with tempfile.TemporaryDirectory() as out:
         start = time.perf_counter()
@@ -61,24 +61,28 @@ def tournament_workload(hands: int, seed: int) -> dict[str, float | int]:
     start-up (imports and kernels of the spawned worker) is then part of the run
     (`speedup_2_workers_cold`), then again on that pool, as every later run of the process would
     (`speedup_2_workers`, the scaling of the play itself). Both are wall over wall, meaningful only
-    when the machine has two idle cores. `cpu_s_2_workers` is the CPU time of this process and the
-    worker over the two runs, halved: a pooled worker's time is counted only when it ends, after both.
+    when the machine has two idle cores. `cpu_s_2_workers` is the CPU time of that second run, this
+    process and the worker (as the worker reports it), and `parent_cpu_share_2_workers` this process's
+    part of it: on a loaded machine, `cpu_s_2_workers` against `cpu_s` says what the second worker
+    costs per hand where the wall clock cannot.
     """
     rules, hands_per_game = WORKLOADS["expert"]
     games = max(1, round(hands / hands_per_game))
     one, wall1, cpu1 = _timed(rules, list(MIXED), games, seed, 1)
     close_pool()
-    cold, wall_cold, cpu_cold = _timed(rules, list(MIXED), games, seed, 2)
-    two, wall2, cpu_warm = _timed(rules, list(MIXED), games, seed, 2)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cold, wall_cold, _ = _timed(rules, list(MIXED), games, seed, 2)
+    pool = worker_pool(1)  # the pool the cold run started
+    worker_before = sum(pool.cpu.values())
+    two, wall2, parent2 = _timed(rules, list(MIXED), games, seed, 2)
+    worker2 = sum(pool.cpu.values()) - worker_before
     close_pool()
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu2 = (cpu_cold + cpu_warm + (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)) / 2
     return {
         "hands": one, "seconds": wall1, "cpu_s": cpu1,
         "hands_per_s_2_workers": round(two / wall2), "speedup_2_workers": round((two / wall2) / (one / wall1), 3),
         "speedup_2_workers_cold": round((cold / wall_cold) / (one / wall1), 3),
-        "cpu_s_2_workers": round(cpu2, 2), "load_average": round(os.getloadavg()[0], 2),
+        "cpu_s_2_workers": round(parent2 + worker2, 2),
+        "parent_cpu_share_2_workers": round(parent2 / max(parent2 + worker2, 1e-9), 3),
+        "load_average": round(os.getloadavg()[0], 2),
     }  # fmt: skip
 
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import atexit
 import multiprocessing as mp
+import os
 import queue
+import time
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
 from typing import Any
@@ -72,7 +74,7 @@ def _serve(template: ChunkTask, chunks: Any, results: Any) -> None:
     except BaseException as exc:  # pragma: no cover - a bug or an interrupt in the worker itself
         results.put(("error", TournamentError(f"a worker failed: {type(exc).__name__}: {exc}")))
     finally:
-        results.put(("exit", None))
+        results.put(("exit", (os.getpid(), time.process_time())))  # its CPU so far, for benchmarks
 
 
 def _live(inbox: Any, chunks: Any, results: Any) -> None:
@@ -114,6 +116,9 @@ class WorkerPool:
         ]
         for process in self.processes:
             process.start()
+        self.cpu: dict[int, float] = {}
+        """CPU seconds of each worker (by pid) since it started, as it reported at the end of its last run:
+        a running worker's own time, which the parent's `RUSAGE_CHILDREN` counts only once it has ended."""
 
     def alive(self) -> bool:
         return all(p.is_alive() for p in self.processes)
@@ -260,6 +265,8 @@ def run_pool(tasks: Iterable[ChunkTask], workers: int) -> Iterator[ChunkResult]:
                 error = error or value
             else:
                 exited += 1
+                pid, cpu = value
+                pool.cpu[pid] = cpu
             timeout = None
 
     ended = False
