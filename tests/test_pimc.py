@@ -11,8 +11,8 @@ from spades_lab.dd import Solver, solve
 from spades_lab.engine import HandLog
 from spades_lab.engine.position import position_view
 from spades_lab.engine.protocol import ask_plays
-from spades_lab.policies.nilsearch import nil_broken_values
 from spades_lab.policies.expert import ExpertParams, ExpertPlay
+from spades_lab.policies.nilsearch import nil_broken_values
 from spades_lab.policies.pimc import choose_cards, rollout_values, score_by_tricks
 from spades_lab.policies.worlds import sample_worlds, world_keys
 
