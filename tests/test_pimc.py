@@ -196,3 +196,22 @@ def test_early_rollouts_off_is_the_expert_and_on_reproduces_whatever_the_batch()
     assert not np.array_equal(whole.plays, HandLog.concat(expert).plays)
     small = HandLog.concat(list(simulate_hands(rules, make_players(spec), 12, seed=3, batch_size=5)))
     assert np.array_equal(whole.sorted().plays, small.sorted().plays)
+
+
+def test_a_rollout_card_overturns_the_default_only_by_enough_standard_errors() -> None:
+    """4 worlds, 10 points a trick: the default 4C takes 7 tricks in each, the 9C 8, 8, 7, 7: a paired gain
+    of 10, 10, 0, 0 points, mean 5, standard error 5.77 / 2 = 2.89. z = 1 plays the 9C, z = 2 keeps the 4C."""
+    score = (10 * np.arange(14))[None, :]
+    four, nine = DECK.card_id("4C"), DECK.card_id("9C")
+    values = np.full((1, 4, 52), -1, dtype=np.int64)
+    values[0, :, four] = 7
+    values[0, :, nine] = [8, 8, 7, 7]
+    legal = np.array([DECK.mask(["4C", "9C"])], dtype=np.uint64)
+    args = (values, score, np.array([0]), legal, DECK)
+    assert choose_cards(*args).tolist() == [nine]
+    keep = np.array([four])
+    assert choose_cards(*args, keep=keep, z=1.0).tolist() == [nine]
+    assert choose_cards(*args, keep=keep, z=2.0).tolist() == [four]
+    values[0, :, nine] = 7  # a tie: the plain choice is the cheaper 4C, but a default 9C stays, even at z = 0
+    assert choose_cards(*args).tolist() == [four]
+    assert choose_cards(*args, keep=np.array([nine]), z=0.0).tolist() == [nine]

@@ -56,6 +56,7 @@ class PimcParams(ExpertParams):
     max_tricks: int = 8  # DD search of every card while at most this many tricks remain (earlier: rollouts)
     early_worlds: int = 8  # worlds per decision while more tricks remain (expert rollouts); 0: the expert's card
     leaf_tricks: int = 8  # a rollout hands over to the DD solver when this many tricks remain (0: to the end)
+    early_z: float = 1.0  # a rollout's best card replaces the expert's only if its paired gain exceeds z std errors
 
 
 _SOLVERS: dict[Any, Any] = {}
@@ -145,7 +146,7 @@ class PimcPlay:
             return cards
         hands = self._worlds(view, search, worlds)
         if early:
-            cards[search] = self._rollouts(view, search, hands, leaf)
+            cards[search] = self._rollouts(view, search, hands, leaf, cards[search])
             self.searched_early += len(search)
         else:
             cards[search] = self._search(view, search, hands)
@@ -212,9 +213,9 @@ class PimcPlay:
                 outcome[t] |= (hit == 1).astype(np.int64) << int(s)
         return _choose(view, rows, values, outcome, live)
 
-    def _rollouts(self, view: PlayView, rows: np.ndarray, hands: np.ndarray, leaf: int) -> np.ndarray:
+    def _rollouts(self, view: PlayView, rows: np.ndarray, hands: np.ndarray, leaf: int, expert: np.ndarray) -> np.ndarray:
         values, outcome, live = rollout_values(view, rows, hands, leaf, self.expert)
-        return _choose(view, rows, values, outcome, live)
+        return _choose(view, rows, values, outcome, live, expert, self.params.early_z)
 
 
 def rollout_values(
@@ -296,7 +297,10 @@ def rollout_values(
     return values, outcome, live
 
 
-def _choose(view: PlayView, rows: np.ndarray, values: np.ndarray, outcome: np.ndarray, live: np.ndarray) -> np.ndarray:
+def _choose(
+    view: PlayView, rows: np.ndarray, values: np.ndarray, outcome: np.ndarray, live: np.ndarray,
+    keep: np.ndarray | None = None, z: float = 0.0,
+) -> np.ndarray:  # fmt: skip
     """The hand-score table of every nil outcome that occurs, then `choose_cards`."""
     m = len(rows)
     seat = view.seat[rows].astype(np.int64)
@@ -307,13 +311,17 @@ def _choose(view: PlayView, rows: np.ndarray, values: np.ndarray, outcome: np.nd
         broken_nils = ((int(combo) >> np.arange(4)) & 1 == 1)[None, :] & live
         score[:, combo] = score_by_tricks(view.rules, bids, won, view.bags[rows], seat, broken_nils)
     ours_now = won[np.arange(m), seat] + won[np.arange(m), (seat + 2) % 4]
-    return choose_cards(values, score, ours_now, view.legal[rows], view.deck, outcome)
+    return choose_cards(values, score, ours_now, view.legal[rows], view.deck, outcome, keep, z)
 
 def choose_cards(
     values: np.ndarray, score: np.ndarray, ours_now: np.ndarray, legal: np.ndarray, deck: Any,
-    outcome: np.ndarray | None = None,
+    outcome: np.ndarray | None = None, keep: np.ndarray | None = None, z: float = 0.0,
 ) -> np.ndarray:  # fmt: skip
     """The card with the best mean hand score over the worlds; ties to the cheapest (see `cheapest`).
+
+    With `keep` [m] (a default card per table, legal) the best card replaces it only where its gain
+    over `keep`, paired world by world, exceeds `z` standard errors: a noisy estimate over few worlds
+    then does not overturn a sound default card by chance (the best of many noisy means is biased up).
 
     `values` [m, worlds, 52]: the side's DD tricks from the current trick on per card (-1 illegal);
     `score` [m, 14] (the side's score minus the opponents' by the side's final tricks) or, with live
@@ -333,7 +341,14 @@ def choose_cards(
     playable &= (values >= 0).all(axis=1)
     best = np.where(playable, mean, -np.inf).max(axis=1)
     ties = playable & (mean >= best[:, None] - 1e-9)
-    return cheapest(ties, deck.suit_of.astype(np.int64), _ranks(deck))
+    chosen = cheapest(ties, deck.suit_of.astype(np.int64), _ranks(deck))
+    if keep is None:
+        return chosen
+    rows = np.arange(m)
+    gain = (points[rows, :, chosen] - points[rows, :, keep]).astype(np.float64)  # [m, worlds]
+    se = gain.std(axis=1, ddof=1) / np.sqrt(worlds) if worlds > 1 else np.zeros(m)
+    better = gain.mean(axis=1) > np.maximum(z * se, 1e-9)
+    return np.where(better, chosen, keep)
 
 
 def _ranks(deck: Any) -> np.ndarray:
