@@ -22,7 +22,12 @@ Where the search does not apply, the seat plays the `expert` card instead (its p
 expert's, so `pimc(-keep_setting)` changes the fallback):
 
 - while more than `max_tricks` tricks remain (default 8, chosen from measured speed: see
-  docs/players.md; 13 searches the whole hand, at about 15 s of search per hand for 11 tricks);
+  docs/players.md; 13 searches the whole hand, at about 15 s of search per hand for 11 tricks), unless
+  `early_worlds` > 0: then each legal card is valued by expert rollouts in that many worlds (every seat
+  plays on with the expert on its own view of the world, to the end of the hand or, with `leaf_tricks`,
+  to a DD solve of the last tricks; `rollout_values`), and the best card replaces the expert's only when
+  its paired gain exceeds `early_z` standard errors. Off by default: measured, it did not lower the DD
+  tricks lost nor raise the points against the expert (docs/players.md);
 - in Duel, cutthroat and three-player (no partnership), and with a single legal card (nothing to choose).
 
 Worlds come from each table's own random stream for the decision (`view.uniform`), so a game
@@ -54,8 +59,8 @@ class PimcParams(ExpertParams):
 
     worlds: int = 32  # deals of the unseen cards sampled per decision
     max_tricks: int = 8  # DD search of every card while at most this many tricks remain (earlier: rollouts)
-    early_worlds: int = 8  # worlds per decision while more tricks remain (expert rollouts); 0: the expert's card
-    leaf_tricks: int = 8  # a rollout hands over to the DD solver when this many tricks remain (0: to the end)
+    early_worlds: int = 0  # worlds per decision while more tricks remain (expert rollouts); 0: the expert's card
+    leaf_tricks: int = 0  # a rollout hands over to the DD solver when this many tricks remain (0: to the end)
     early_z: float = 1.0  # a rollout's best card replaces the expert's only if its paired gain exceeds z std errors
 
 
