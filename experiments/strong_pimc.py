@@ -9,6 +9,7 @@ The parts of issue 10's pimc targets, measured after the solver speed-up (branch
   the trick (every checked play is a full-information `dd.card_values` solve of the true deal; the
   solves are spread over `--workers` processes one hand at a time, a fresh solver table per hand);
 - `lost-tables`: prints pimc_lost.json as the markdown tables of results/strong_players/pimc.md;
+- `match-pair --runs A,B`: two match runs of the same deals, B's pimc margin minus A's, paired by deal;
 - `bench`: `spades-lab bench --json --workload pimc --hands N` (searched decisions/s).
 Each part writes results/strong_players/pimc_PART.json (or `--name`); pimc.md is written by hand from them.
 """
@@ -245,6 +246,26 @@ def lost_tables() -> str:
     return "\n".join(lines)
 
 
+def match_pair(first: Path, second: Path) -> None:
+    """Two match runs on the same deals (same seed): the second's pimc margin minus the first's, paired by deal.
+
+    Per deal and run: pimc's hand score minus the expert's, averaged over the two seatings; the difference
+    of those per deal, with a normal interval over the deals.
+    """
+    import pandas as pd
+
+    def margins(run: Path) -> pd.Series:
+        games = pd.concat([pd.read_parquet(f) for f in sorted((run / "games").glob("*.parquet"))])
+        pimc = games[games["entrant"] != EXPERT]
+        return (pimc["score"] - pimc["opp_score"]).groupby(pimc["game"]).mean()
+
+    a, b = margins(first), margins(second)
+    diff = (b - a.reindex(b.index)).dropna().to_numpy(dtype=float)
+    value = _interval(diff)
+    print(f"{second.name} minus {first.name}: {value[0]:+.2f} ({value[1]:+.2f} to {value[2]:+.2f}) points per "
+          f"hand of pimc's margin over the expert, {len(diff)} deals; margins {a.mean():+.2f} and {b.mean():+.2f}")
+
+
 def bench(hands: int) -> None:
     _save("bench", {"hands": hands, **run_bench(["pimc"], hands=hands)["pimc"]})
 
@@ -262,7 +283,7 @@ def split_names(text: str) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("part", choices=["match", "tips", "tally", "lost", "lost-tables", "bench"])
+    parser.add_argument("part", choices=["match", "match-pair", "tips", "tally", "lost", "lost-tables", "bench"])
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--hands", type=int, default=20)
     parser.add_argument("--workers", type=int, default=2)
@@ -270,11 +291,15 @@ def main() -> None:
     parser.add_argument("--out", default="/tmp/strong_pimc_runs")
     parser.add_argument("--pimc", default=PIMC, help="the pimc player of the match, e.g. counting+pimc(max_tricks=8)")
     parser.add_argument("--name", default="match", help="the part's name in results (pimc_NAME.json)")
+    parser.add_argument("--runs", default="", help="match-pair: two run folders (under --out), e.g. match,match_mc64")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.part == "match":
         match(args.deals, args.workers, out, args.pimc, args.name)
+    elif args.part == "match-pair":
+        first, second = args.runs.split(",")
+        match_pair(out / first, out / second)
     elif args.part == "tips":
         tips(args.deals, args.workers, out)
     elif args.part == "tally":

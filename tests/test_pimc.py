@@ -7,11 +7,13 @@ import numpy as np
 
 from spades_lab import Rules, make_player, make_players, simulate_hands
 from spades_lab.cards import STANDARD_DECK
-from spades_lab.dd import Solver
+from spades_lab.dd import Solver, solve
+from spades_lab.engine import HandLog
 from spades_lab.engine.position import position_view
 from spades_lab.engine.protocol import ask_plays
+from spades_lab.policies.expert import ExpertParams, ExpertPlay
 from spades_lab.policies.nilsearch import nil_broken_values
-from spades_lab.policies.pimc import choose_cards, score_by_tricks
+from spades_lab.policies.pimc import choose_cards, rollout_values, score_by_tricks
 from spades_lab.policies.worlds import sample_worlds, world_keys
 
 DECK = STANDARD_DECK
@@ -137,3 +139,79 @@ def test_pimc_searches_while_a_nil_is_live() -> None:
     assert nil_hands > 0 and first[0].player.searched_nil > 0
     again = make_players([f"{bidder}+pimc(worlds=4,max_tricks=3)", f"{bidder}+expert"])
     assert all(np.array_equal(a.plays, b.plays) for a, b in zip(logs, simulate_hands(rules, again, 24, seed=11)))
+
+
+def _position_at(log, row: int, step: int) -> dict:
+    """The position of hand `row` of `log` just before play `step` (0 = the first lead)."""
+    plays = [[int(s), DECK.cards[int(c)]] for s, c in zip(log.play_seats[row][:step], log.plays[row][:step])]
+    return {
+        "dealer": int(log.dealer[row]), "hands": [DECK.labels(int(h)) for h in log.held[row]],
+        "bids": [int(b) for b in log.bids[row]], "plays": plays, "score_before": [0, 0], "bags_before": [0, 0],
+    }  # fmt: skip
+
+
+def _unplayed(log, row: int, step: int) -> np.ndarray:
+    """[1, 1, 4] the true unplayed hands before play `step`: the one world that is the real deal."""
+    hands = np.array(log.held[row], dtype=np.uint64)
+    for s, c in zip(log.play_seats[row][:step], log.plays[row][:step]):
+        hands[int(s)] &= ~(np.uint64(1) << np.uint64(int(c)))
+    return hands[None, None, :]
+
+
+def test_a_rollout_of_the_real_deal_replays_the_expert_hand() -> None:
+    """Four expert seats: a rollout from trick 3 on the true deal, with the card the seat really played,
+    is the logged hand itself (each seat's view of that world is the one it had), so it ends with the
+    side's logged tricks; with a DD leaf at 2 tricks it is the logged tricks up to there plus the solver's."""
+    log = next(iter(simulate_hands(Rules(), make_players("counting+expert"), 8, seed=4)))
+    expert = ExpertPlay(ExpertParams())
+    checked = 0
+    for row in range(len(log)):
+        view = position_view(_position_at(log, row, 8))
+        seat, card = int(view.seat[0]), int(log.plays[row][8])
+        side = [seat, (seat + 2) % 4]
+        before = int(view.tricks_won[0, side].sum())
+        values, outcome, live = rollout_values(view, np.array([0]), _unplayed(log, row, 8), 0, expert)
+        assert int(values[0, 0, card]) == int(log.tricks[row, side].sum()) - before
+        assert (values[0, 0] >= 0).sum() == int(np.bitwise_count(view.legal[0]))  # every legal card, only those
+        at_leaf = position_view(_position_at(log, row, 44))
+        dd_rest = int(solve(_unplayed(log, row, 44)[0], at_leaf.leader, broken=at_leaf.spades_broken)[0, seat % 2])
+        leaf, _, _ = rollout_values(view, np.array([0]), _unplayed(log, row, 8), 2, expert)
+        assert int(leaf[0, 0, card]) == int(at_leaf.tricks_won[0, side].sum()) - before + dd_rest
+        checked += 1
+    assert checked == len(log) > 0
+
+
+def test_early_rollouts_off_is_the_expert_and_on_reproduces_whatever_the_batch() -> None:
+    """With `early_worlds=0` and nothing left to search (`max_tricks=1`) pimc plays the expert's games; with
+    rollouts to the end of the hand (no DD) it plays other cards, the same ones at any batch size."""
+    rules = Rules()
+    expert = list(simulate_hands(rules, make_players("counting+expert"), 12, seed=3))
+    off = list(simulate_hands(rules, make_players("counting+pimc(early_worlds=0,max_tricks=1)"), 12, seed=3))
+    assert all(np.array_equal(a.plays, b.plays) for a, b in zip(expert, off))
+    spec = "counting+pimc(early_worlds=4,max_tricks=1,leaf_tricks=0)"
+    players = make_players(spec)
+    searched = players[0].player.searched_early
+    whole = HandLog.concat(list(simulate_hands(rules, players, 12, seed=3)))
+    assert players[0].player.searched_early > searched
+    assert not np.array_equal(whole.plays, HandLog.concat(expert).plays)
+    small = HandLog.concat(list(simulate_hands(rules, make_players(spec), 12, seed=3, batch_size=5)))
+    assert np.array_equal(whole.sorted().plays, small.sorted().plays)
+
+
+def test_a_rollout_card_overturns_the_default_only_by_enough_standard_errors() -> None:
+    """4 worlds, 10 points a trick: the default 4C takes 7 tricks in each, the 9C 8, 8, 7, 7: a paired gain
+    of 10, 10, 0, 0 points, mean 5, standard error 5.77 / 2 = 2.89. z = 1 plays the 9C, z = 2 keeps the 4C."""
+    score = (10 * np.arange(14))[None, :]
+    four, nine = DECK.card_id("4C"), DECK.card_id("9C")
+    values = np.full((1, 4, 52), -1, dtype=np.int64)
+    values[0, :, four] = 7
+    values[0, :, nine] = [8, 8, 7, 7]
+    legal = np.array([DECK.mask(["4C", "9C"])], dtype=np.uint64)
+    args = (values, score, np.array([0]), legal, DECK)
+    assert choose_cards(*args).tolist() == [nine]
+    keep = np.array([four])
+    assert choose_cards(*args, keep=keep, z=1.0).tolist() == [nine]
+    assert choose_cards(*args, keep=keep, z=2.0).tolist() == [four]
+    values[0, :, nine] = 7  # a tie: the plain choice is the cheaper 4C, but a default 9C stays, even at z = 0
+    assert choose_cards(*args).tolist() == [four]
+    assert choose_cards(*args, keep=np.array([nine]), z=0.0).tolist() == [nine]

@@ -22,7 +22,12 @@ Where the search does not apply, the seat plays the `expert` card instead (its p
 expert's, so `pimc(-keep_setting)` changes the fallback):
 
 - while more than `max_tricks` tricks remain (default 8, chosen from measured speed: see
-  docs/players.md; 13 searches the whole hand, at about 15 s of search per hand for 11 tricks);
+  docs/players.md; 13 searches the whole hand, at about 15 s of search per hand for 11 tricks), unless
+  `early_worlds` > 0: then each legal card is valued by expert rollouts in that many worlds (every seat
+  plays on with the expert on its own view of the world, to the end of the hand or, with `leaf_tricks`,
+  to a DD solve of the last tricks; `rollout_values`), and the best card replaces the expert's only when
+  its paired gain exceeds `early_z` standard errors. Off by default: measured, it did not lower the DD
+  tricks lost nor raise the points against the expert (docs/players.md);
 - in Duel, cutthroat and three-player (no partnership), and with a single legal card (nothing to choose).
 
 Worlds come from each table's own random stream for the decision (`view.uniform`), so a game
@@ -37,8 +42,10 @@ from typing import Any
 import numpy as np
 
 from spades_lab import dd
-from spades_lab.engine import PlayView
+from spades_lab.engine import PlayView, State
 from spades_lab.engine.scoring import score_hands
+from spades_lab.engine.state import FIRST_PLAY_DECISION
+from spades_lab.engine.views import ViewContext
 from spades_lab.policies.expert import ExpertParams, ExpertPlay
 from spades_lab.policies.memory import voids_batch
 from spades_lab.policies.nilsearch import nil_broken_values
@@ -51,7 +58,10 @@ class PimcParams(ExpertParams):
     """The expert's parameters (its play is the fallback), then the search's."""
 
     worlds: int = 32  # deals of the unseen cards sampled per decision
-    max_tricks: int = 8  # search only while at most this many tricks remain (earlier: the expert's card)
+    max_tricks: int = 8  # DD search of every card while at most this many tricks remain (earlier: rollouts)
+    early_worlds: int = 0  # worlds per decision while more tricks remain (expert rollouts); 0: the expert's card
+    leaf_tricks: int = 0  # a rollout hands over to the DD solver when this many tricks remain (0: to the end)
+    early_z: float = 1.0  # a rollout's best card replaces the expert's only if its paired gain exceeds z std errors
 
 
 _SOLVERS: dict[Any, Any] = {}
@@ -123,26 +133,36 @@ class PimcPlay:
         """Decisions searched so far by this object (the `pimc` bench workload reports them per second)."""
         self.searched_nil = 0
         """Of those, the decisions searched while a nil bid was live at the table."""
+        self.searched_early = 0
+        """Of those, the decisions searched by expert rollouts (more than `max_tricks` tricks to play)."""
 
     def play(self, view: PlayView) -> np.ndarray:
         cards = np.array(self.expert.play(view), dtype=np.int64)
         remaining = 13 - view.trick
         partnered = view.players == 4 and view.rules.partnerships  # cutthroat and Duel play the expert's card
-        if not partnered or remaining > self.params.max_tricks or self.params.worlds < 1:
+        early = remaining > self.params.max_tricks
+        worlds = self.params.early_worlds if early else self.params.worlds
+        leaf = min(self.params.leaf_tricks, self.params.max_tricks)
+        if not partnered or worlds < 1:
             return cards
         choices = np.bitwise_count(view.legal)
         search = np.flatnonzero(choices > 1)
         if len(search) == 0:
             return cards
-        cards[search] = self._search(view, search)
+        hands = self._worlds(view, search, worlds)
+        if early:
+            cards[search] = self._rollouts(view, search, hands, leaf, cards[search])
+            self.searched_early += len(search)
+        else:
+            cards[search] = self._search(view, search, hands)
         self.searched += len(search)
         live = (view.bids[search] == 0) & (view.tricks_won[search] == 0)
         self.searched_nil += int(live.any(axis=1).sum()) if view.rules.zero_bid != "plain" else 0
         return cards
 
-    def _search(self, view: PlayView, rows: np.ndarray) -> np.ndarray:
-        rules, deck = view.rules, view.deck
-        worlds = self.params.worlds
+    def _worlds(self, view: PlayView, rows: np.ndarray, worlds: int) -> np.ndarray:
+        """[m, worlds, 4] unplayed hands of every seat: the seat's own, and deals of the cards it has not seen."""
+        deck = view.deck
         seat = view.seat[rows].astype(np.int64)
         hand = view.hand[rows]
         played = view.played[rows]
@@ -164,8 +184,11 @@ class PimcPlay:
         known = np.zeros((m, 4), dtype=np.uint64)
         known[np.arange(m), seat] = hand
         keys = world_keys(view.uniform(0)[rows])  # the decision's one draw: the expert part draws none
-        hands = sample_worlds(keys, known, np.ascontiguousarray(unseen), room, forbidden, worlds)  # [m, W, 4]
+        return sample_worlds(keys, known, np.ascontiguousarray(unseen), room, forbidden, worlds)
 
+    def _search(self, view: PlayView, rows: np.ndarray, hands: np.ndarray) -> np.ndarray:
+        rules = view.rules
+        m, worlds = hands.shape[:2]
         leader = view.leader[rows].astype(np.int64)
         on_table = view.trick_cards[rows]
         position = view.position
@@ -193,20 +216,117 @@ class PimcPlay:
                 hit = nil_broken_values(flat_hands[w], flat_trick[w], flat_leader[w], flat_broken[w],
                                         np.full(worlds, s), solver)  # fmt: skip
                 outcome[t] |= (hit == 1).astype(np.int64) << int(s)
-        used = np.unique(outcome[:, :, :][values >= 0]) if live.any() else np.zeros(1, dtype=np.int64)
-        score = np.zeros((m, 16, 14), dtype=np.int64)
-        for combo in used:
-            broken_nils = ((int(combo) >> np.arange(4)) & 1 == 1)[None, :] & live
-            score[:, combo] = score_by_tricks(rules, bids, won, view.bags[rows], seat, broken_nils)
-        ours_now = won[np.arange(m), seat] + won[np.arange(m), (seat + 2) % 4]
-        return choose_cards(values, score, ours_now, view.legal[rows], deck, outcome)
+        return _choose(view, rows, values, outcome, live)
 
+    def _rollouts(self, view: PlayView, rows: np.ndarray, hands: np.ndarray, leaf: int, expert: np.ndarray) -> np.ndarray:
+        values, outcome, live = rollout_values(view, rows, hands, leaf, self.expert)
+        return _choose(view, rows, values, outcome, live, expert, self.params.early_z)
+
+
+def rollout_values(
+    view: PlayView, rows: np.ndarray, hands: np.ndarray, leaf: int, play: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per world and legal card: play the card, then `play`'s card at every seat (each on its own
+    view of that world) until `leaf` tricks remain, then the DD solver's tricks for the rest.
+
+    `hands` [m, worlds, 4]: the unplayed hands of each world of the tables `rows` of `view`. Returns
+    `values` [m, worlds, 52] (the side's tricks from the current trick on, -1 for cards not legal),
+    `outcome` (bit s: seat s's live nil ends broken) and `live` [m, 4] (the live nils), as `choose_cards`
+    reads them.
+
+    All rollouts of the batch move in lockstep in one engine `State` (tables x worlds x cards), so
+    each expert decision is one batched call; the DD leaf is one solve per rollout (none with leaf 0).
+    """
+    rules, deck = view.rules, view.deck
+    m, worlds = hands.shape[:2]
+    seat = view.seat[rows].astype(np.int64)
+    plays, play_seats = view.plays[rows], view.play_seats[rows]
+    steps = view.decision - FIRST_PLAY_DECISION
+    # the hands as dealt to the first trick: the world's unplayed cards plus each seat's plays
+    dealt = hands.copy()
+    for k in range(steps):
+        who = play_seats[:, k].astype(np.int64)
+        dealt[np.arange(m), :, who] |= np.uint64(1) << plays[:, k].astype(np.uint64)[:, None]
+    legal = view.legal[rows]
+    bits = (legal[:, None] >> np.arange(52, dtype=np.uint64)[None, :]) & np.uint64(1) == 1  # [m, 52]
+    table, card = np.nonzero(bits)  # one entry per (table, legal card), tables in order
+    # rollout r: table of `table[j]`, world w, card `card[j]` (order: table, world, card)
+    per_table = np.bincount(table, minlength=m)
+    start = np.concatenate([[0], np.cumsum(per_table)[:-1]])
+    r_table = np.concatenate([np.repeat(t, worlds * per_table[t]) for t in range(m)])
+    r_world = np.concatenate([np.repeat(np.arange(worlds), per_table[t]) for t in range(m)])
+    r_card = np.concatenate([np.tile(card[start[t] : start[t] + per_table[t]], worlds) for t in range(m)])
+    tables = rows[r_table]
+    state = State(
+        rules, view.tables[tables], view.hand_number[tables], np.zeros(len(tables), dtype=np.uint64),
+        view.dealer[tables], view.scores[tables], view.bags[tables], deal=dealt[r_table, r_world], deck=deck,
+    )  # fmt: skip
+    state.set_bids(view.bids[tables], view.blind[tables])
+    for k in range(steps):
+        state.apply(plays[r_table, k].astype(np.int64))
+    state.apply(r_card)
+    context = ViewContext(rules, deck)
+    end = 4 * (13 - leaf)  # the play step at which `leaf` tricks remain
+    while not state.done and state.decision - FIRST_PLAY_DECISION < end:
+        seen = PlayView(state, None, state.to_act.copy(), state.decision, context)
+        state.apply(np.asarray(play.play(seen), dtype=np.int64))
+    partner = (seat + 2) % 4
+    won, now = state.tricks_won, view.tricks_won[rows]
+    gained = won[np.arange(len(tables)), seat[r_table]] + won[np.arange(len(tables)), partner[r_table]]
+    gained -= (now[np.arange(m), seat] + now[np.arange(m), partner])[r_table]
+    bids = view.bids[rows]
+    live = (bids == 0) & (now == 0) & ~np.asarray(rules.zero_bid == "plain")
+    outcome_r = np.zeros(len(tables), dtype=np.int64)
+    for s in range(4):
+        outcome_r |= (live[r_table, s] & (won[:, s] > 0)).astype(np.int64) << s
+    if leaf > 0:
+        solver = _solver(rules)
+        side_r = np.empty(len(tables), dtype=np.int64)
+        first = np.concatenate([[0], np.cumsum(worlds * per_table)])
+        for t in range(m):
+            solver.clear()  # as in `_search`: answers independent of what the solver met before
+            r = slice(int(first[t]), int(first[t + 1]))
+            tricks = dd.solve(state.hands[r], state.leader[r], broken=state.broken[r], solver=solver)
+            side_r[r] = tricks[:, int(seat[t]) % 2]
+            for s in map(int, np.flatnonzero(live[t])):
+                still = np.flatnonzero(won[r, s] == 0)
+                if len(still):
+                    fewest = dd.nil_tricks(state.hands[r][still], s, state.leader[r][still],
+                                           broken=state.broken[r][still], solver=solver)  # fmt: skip
+                    outcome_r[r][still] |= (fewest > 0).astype(np.int64) << s
+        gained = gained + side_r
+    values = np.full((m, worlds, 52), -1, dtype=np.int64)
+    outcome = np.zeros((m, worlds, 52), dtype=np.int64)
+    values[r_table, r_world, r_card] = gained
+    outcome[r_table, r_world, r_card] = outcome_r
+    return values, outcome, live
+
+
+def _choose(
+    view: PlayView, rows: np.ndarray, values: np.ndarray, outcome: np.ndarray, live: np.ndarray,
+    keep: np.ndarray | None = None, z: float = 0.0,
+) -> np.ndarray:  # fmt: skip
+    """The hand-score table of every nil outcome that occurs, then `choose_cards`."""
+    m = len(rows)
+    seat = view.seat[rows].astype(np.int64)
+    bids, won = view.bids[rows], view.tricks_won[rows]
+    used = np.unique(outcome[values >= 0]) if live.any() else np.zeros(1, dtype=np.int64)
+    score = np.zeros((m, 16, 14), dtype=np.int64)
+    for combo in used:
+        broken_nils = ((int(combo) >> np.arange(4)) & 1 == 1)[None, :] & live
+        score[:, combo] = score_by_tricks(view.rules, bids, won, view.bags[rows], seat, broken_nils)
+    ours_now = won[np.arange(m), seat] + won[np.arange(m), (seat + 2) % 4]
+    return choose_cards(values, score, ours_now, view.legal[rows], view.deck, outcome, keep, z)
 
 def choose_cards(
     values: np.ndarray, score: np.ndarray, ours_now: np.ndarray, legal: np.ndarray, deck: Any,
-    outcome: np.ndarray | None = None,
+    outcome: np.ndarray | None = None, keep: np.ndarray | None = None, z: float = 0.0,
 ) -> np.ndarray:  # fmt: skip
     """The card with the best mean hand score over the worlds; ties to the cheapest (see `cheapest`).
+
+    With `keep` [m] (a default card per table, legal) the best card replaces it only where its gain
+    over `keep`, paired world by world, exceeds `z` standard errors: a noisy estimate over few worlds
+    then does not overturn a sound default card by chance (the best of many noisy means is biased up).
 
     `values` [m, worlds, 52]: the side's DD tricks from the current trick on per card (-1 illegal);
     `score` [m, 14] (the side's score minus the opponents' by the side's final tricks) or, with live
@@ -226,7 +346,14 @@ def choose_cards(
     playable &= (values >= 0).all(axis=1)
     best = np.where(playable, mean, -np.inf).max(axis=1)
     ties = playable & (mean >= best[:, None] - 1e-9)
-    return cheapest(ties, deck.suit_of.astype(np.int64), _ranks(deck))
+    chosen = cheapest(ties, deck.suit_of.astype(np.int64), _ranks(deck))
+    if keep is None:
+        return chosen
+    rows = np.arange(m)
+    gain = (points[rows, :, chosen] - points[rows, :, keep]).astype(np.float64)  # [m, worlds]
+    se = gain.std(axis=1, ddof=1) / np.sqrt(worlds) if worlds > 1 else np.zeros(m)
+    better = gain.mean(axis=1) > np.maximum(z * se, 1e-9)
+    return np.where(better, chosen, keep)
 
 
 def _ranks(deck: Any) -> np.ndarray:
