@@ -11,8 +11,8 @@ from spades_lab.policies.registry import entries
 BIDS = [e.name for e in entries("bid")]
 PLAYS = [e.name for e in entries("play")]
 SEARCH_BUDGET = {"pimc": "pimc(worlds=4,max_tricks=4,early_worlds=2)"}
-"""Search players run the preset matrix on a tiny budget (their defaults search every decision of the
-last eight tricks over 32 worlds and roll out the earlier ones: minutes a preset); their defaults are checked
+"""Search players run the preset matrix on a tiny budget, with pimc's optional early rollouts on (its defaults
+search every decision of the last eight tricks over 32 worlds: minutes a preset); their defaults are checked
 apart, on two tables."""
 PLAYERS = sorted(
     {f"{b}+tips" for b in BIDS if b != "dd"} | {f"counting+{SEARCH_BUDGET.get(p, p)}" for p in PLAYS} | {"random"}
