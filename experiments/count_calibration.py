@@ -302,7 +302,8 @@ def weights_of(fit: Fit) -> dict[str, float]:
     return {"base": c["intercept"] / 2, ON_LEAD: c[ON_LEAD], **{name: c[name] for name in FEATURES}}
 
 
-def write_weights(fit: Fit, seed: int, path: Path = WEIGHTS_FILE) -> Path:
+def write_weights(fit: Fit, seed: int, path: Path | None = None) -> Path:
+    path = path or WEIGHTS_FILE  # looked up at call time (a test points it elsewhere)
     path.parent.mkdir(parents=True, exist_ok=True)
     data = {
         "about": "DD-trick weights of the section 1 count's parts, fitted by experiments/count_calibration.py "
@@ -335,6 +336,18 @@ def plot(table: pd.DataFrame, path: Path) -> Path:
     return save_figure(fig, path)
 
 
+def shipped_note() -> str:
+    """Which fit the package's weights file holds (it is rewritten only with --write-weights)."""
+    path = WEIGHTS_FILE
+    if not path.exists():
+        return "No weights file is shipped yet (run with `--write-weights`)."
+    data = json.loads(path.read_text())
+    return (
+        f"The weights the package ships (`spades_lab/policies/data/calibrated_weights.json`, read by the "
+        f"`calibrated` bidder) were fitted on the first {data['deals']:,} deals of seed {data['seed']}."
+    )
+
+
 def readme(out: Path, deals: pd.DataFrame, base: Fit, extended: Fit, seed: int, asked: int, cmd: str,
            seconds: float) -> Path:  # fmt: skip
     sheet = sheet_values()
@@ -356,13 +369,13 @@ def readme(out: Path, deals: pd.DataFrame, base: Fit, extended: Fit, seed: int, 
         return markdown_table(t, "{:.3f}")
 
     coverage = (
-        f"**It rests on {n:,} deals, not the 100,000 the issue asks for** ({n / 1000:.1%} of them): the solver "
+        f"**It rests on {n:,} deals, not the 100,000 the issue asks for** ({n / 100_000:.1%} of them): the solver "
         "takes ~0.3 s per full deal on one core of a shared 2-core machine, so 100,000 deals are about 8 CPU-hours. "
         "The intervals below are honest for the deals used; running the command again with the same `--deals "
         "100000` resumes where this run stopped."
         if n < 100_000
         else f"It rests on {n:,} deals (the issue asks for at least 100,000)."
-    ).replace(f"({n / 1000:.1%}", f"({n / 100_000:.1%}")
+    )
     definitions = "\n".join(f"- `{k}`: {v} (sheet: {sheet[k]:g})" for k, v in FEATURES.items())
     extra = "\n".join(f"- `{k}`: {v}" for k, v in EXTRA.items())
     text = f"""# Count calibration: what each part of the trick count is worth double dummy
@@ -395,6 +408,7 @@ The features, per hand (a side's feature is the sum over its two hands), named a
 
 The intercept is the side's tricks with none of the features; the `calibrated` bidder gives each hand
 half of it (`base` = {c["intercept"][0] / 2:.3f}) and half of `on_lead` to each hand of the side on lead.
+{shipped_note()}
 
 ![weights](weights.png)
 
