@@ -9,7 +9,8 @@ expected DD tricks are
 
 (`base` is half the side's intercept; where the first leader is not known at bidding time, as under
 `two_of_clubs`, each hand gets on_lead / 4). The number bid is that expectation minus `dd_margin`,
-rounded half up. Everything around the count is the `counting` bidder's: the nil rule and suicide nil
+rounded half up (the default margin, one trick, is the best of the margins -1 to +2 under expert play
+in experiments/bid_margin.py: DD tricks are what perfect play takes). Everything around the count is the `counting` bidder's: the nil rule and suicide nil
 (which read the sheet's own count, the scale their thresholds were set on), bag-aware rounding of a
 borderline figure, `shift`, the nearest legal number, the blind-nil comeback.
 """
@@ -34,7 +35,7 @@ WEIGHTS_RESOURCE = "calibrated_weights.json"
 
 CalibratedParams = make_dataclass(
     "CalibratedParams",
-    [("dd_margin", "float", 0.5), *counting_fields(0, count=False)],
+    [("dd_margin", "float", 1.0), *counting_fields(0, count=False)],
     frozen=True,
 )
 CalibratedParams.__doc__ = (
