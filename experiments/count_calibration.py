@@ -395,12 +395,7 @@ def readme(out: Path, deals: pd.DataFrame, base: Fit, extended: Fit, seed: int, 
     extra = "\n".join(f"- `{k}`: {v}" for k, v in EXTRA.items())
     text = f"""# Count calibration: what each part of the trick count is worth double dummy
 
-**Answer.** Fitted on {n:,} random deals (each solved once, double dummy), a side's DD tricks rise by
-{w("ace_spade")} per ace of spades, {w("side_ace")} per side ace, {w("side_king")} per guarded side king,
-{w("side_queen")} per side queen held with its suit's ace or king, and {w("spade_length_value")} per
-spade beyond the third. The sheet counts each of them 1. Against a side ace, a side queen beside its ace or
-king is worth {r("side_queen")} and a guarded side king {r("side_king")} (a probe with a bridge DD solver
-found about 0.2 and 0.63). {coverage}
+**Answer.** Fitted on {n:,} random deals (each solved once, double dummy), a side's DD tricks rise by {w("ace_spade")} per ace of spades, {w("side_ace")} per side ace, {w("side_king")} per guarded side king, {w("side_queen")} per side queen held with its suit's ace or king, and {w("spade_length_value")} per spade beyond the third. The sheet counts each of them 1. Against a side ace, a side queen beside its ace or king is worth {r("side_queen")} and a guarded side king {r("side_king")} (a probe with a bridge DD solver found about 0.2 and 0.63). {coverage}
 
 ## Method
 
@@ -444,8 +439,8 @@ The same fit with four more features, to see whether the sheet leaves tricks out
 ```
 
 Seed {seed}; {n:,} deals solved (the issue asks for 100,000; {asked:,} were asked for by the last run);
-solving took {solve_seconds:.0f} s of one core in all ({solve_seconds / max(n, 1):.2f} s per deal), the last run
-of the script {seconds:.0f} s. The solved deals are Parquet chunks under `raw/` (ignored by git): the same
+solving took {solve_seconds:.0f} s of wall time in the solver, one process ({solve_seconds / max(n, 1):.2f} s per deal;
+the machine was shared and loaded, so the CPU time was less), the last run of the script {seconds:.0f} s. The solved deals are Parquet chunks under `raw/` (ignored by git): the same
 command with a larger `--deals` solves only the missing ones, `--deals 0` refits from what is there, and
 `--write-weights` writes the fitted weights to `spades_lab/policies/data/calibrated_weights.json` (what the
 `calibrated` bidder reads).
@@ -471,11 +466,23 @@ def main(out_dir: str | Path | None = None, deals: int = 100_000, workers: int =
     base, extended, _ = fits(solved)
     if weights:
         write_weights(base, seed)
-    parts = [".venv/bin/python", f"experiments/{NAME}.py", "--deals", str(max(deals, 100_000) if deals else 0)]
+    where = []
     if out_dir is not None and Path(out_dir).resolve() != (ROOT / "results" / NAME).resolve():
-        parts += ["--out", str(out_dir)]
-    parts += ["--workers", str(workers), "--minutes", f"{minutes:g}"] + (["--write-weights"] if weights else [])
-    return readme(out, solved, base, extended, seed, deals, " ".join(parts), time.perf_counter() - start)
+        where = ["--out", str(out_dir)]
+    script = [".venv/bin/python", f"experiments/{NAME}.py"]
+    solve = [
+        *script,
+        "--deals",
+        str(max(deals, 100_000)),
+        *where,
+        "--workers",
+        str(workers),
+        "--minutes",
+        f"{minutes:g}",
+    ]
+    refit = [*script, "--deals", "0", *where, "--write-weights"]
+    cmd = " ".join(solve) + "   # solve (resumes), at most --minutes of it\n" + " ".join(refit) + "   # refit, ship"
+    return readme(out, solved, base, extended, seed, deals, cmd, time.perf_counter() - start)
 
 
 def cli(argv: list[str] | None = None) -> None:
