@@ -35,7 +35,10 @@ WEIGHTS_RESOURCE = "calibrated_weights.json"
 
 CalibratedParams = make_dataclass(
     "CalibratedParams",
-    [("dd_margin", "float", 1.0), *counting_fields(0, count=False)],
+    [
+        ("dd_margin", "float", 1.0),  # tricks taken off the expected DD tricks before rounding half up (may be < 0)
+        *counting_fields(0, count=False),
+    ],
     frozen=True,
 )
 CalibratedParams.__doc__ = (
