@@ -4,6 +4,8 @@
     .venv/bin/python experiments/run_all.py nil nine_bags      # some of them
     .venv/bin/python experiments/run_all.py --engines tips     # one play engine only
 
+count_calibration runs first: it writes the weights the `calibrated` bidder (and so bid_margin) reads.
+
 The scripts run one after the other in this one process, so the DD solver that `pimc` searches with
 compiles once (it cannot be cached, tens of seconds per process), not once per script. Tournaments whose
 working directories are already under `results/NAME/run/` are reused, not replayed.
@@ -22,9 +24,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import readme_section  # noqa: E402
 from common import ENGINE_NAMES  # noqa: E402
 
-SHEET = ["bid_totals", "optimist_sets", "cautious_bags", "nine_bags", "nil", "tip_ablation"]
+SHEET = ["bid_totals", "optimist_sets", "cautious_bags", "nine_bags", "nil", "tip_ablation", "bid_margin"]
 """The experiments that answer a cheat-sheet question, each run under every play engine."""
-OTHERS = ["strong_players"]
+CALIBRATION = "count_calibration"
+"""Solves DD deals rather than playing games: --scale sets its deals (100,000 at 1), each run adds at most
+`--calibration-minutes` of solving to the raw chunks already there (it resumes), then refits and rewrites the
+calibrated bidder's weights."""
+OTHERS = ["strong_players", CALIBRATION]
 """Experiments about the players themselves (no --engines option)."""
 
 
@@ -34,12 +40,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--engines", default=",".join(ENGINE_NAMES))
+    parser.add_argument("--calibration-minutes", type=float, default=50.0, help="most minutes of DD solving per run")
     args = parser.parse_args(argv)
-    names = args.names or SHEET + OTHERS
+    names = args.names or [CALIBRATION, *SHEET, *OTHERS[:-1]]
     for name in names:
         start = time.perf_counter()
         module = importlib.import_module(name)
-        if name in SHEET:
+        if name == CALIBRATION:
+            deals = max(100, round(100_000 * args.scale))
+            out = module.main(None, deals, args.workers, args.calibration_minutes, weights=True)
+        elif name in SHEET:
             out = module.main(None, args.scale, args.workers, engines=tuple(args.engines.split(",")))
         else:
             out = module.main(None, args.scale, args.workers)

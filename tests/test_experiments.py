@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import json
 import re
 import sys
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 
 EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
@@ -81,3 +85,71 @@ def test_engine_names_and_verdicts() -> None:
         "1 of 3 verdicts hold across the 3 engines, 1 flip (opposite measured verdicts), 1 change" in section
         and "not run" in section
     )
+
+
+def test_bid_margin_runs_at_a_tiny_scale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three margins (the raw expectation, the shipped one, one trick) under expert play, and the dd check on two
+    duplicate hands: the full curve (7 margins x 3 engines) is an experiment, not a test."""
+    module = importlib.import_module("bid_margin")
+    monkeypatch.setattr(module, "MARGINS", tuple(sorted({0.0, module.SHIPPED, 1.0})))
+    monkeypatch.setattr(module, "DD_MARGINS", (1.0,))
+    monkeypatch.setattr(module, "DD_HANDS", 2)
+    common = importlib.import_module("common")  # four duplicate deals per margin, not twenty
+    monkeypatch.setitem(common.ENGINES, "expert", dataclasses.replace(common.ENGINES["expert"], minimum=4))
+    out = module.main(tmp_path / "bid_margin", scale=0.001, workers=1, engines=("expert",))
+    readme = (out / "README.md").read_text()
+    assert "**Answer.**" in readme and "experiments/bid_margin.py --engines expert --scale 0.001" in readme
+    assert "| `dd(worlds=4, -nil, margin=1)+expert` | +1 |" in readme and "calibrated vs counting" in readme
+    curve = pd.read_csv(out / "bid_margin.csv")
+    assert set(curve["margin"]) == {0.0, module.SHIPPED, 1.0}
+    wins = curve[(curve["figure"] == "win_rate") & curve["entrant"].str.startswith("calibrated")]
+    assert len(wins) == len(module.MARGINS) + 1 and wins["value"].between(0, 1).all()  # the curve, the comparison
+    assert len(pd.read_csv(out / "dd_check.csv")) == 2
+
+
+def test_count_calibration_features_are_the_counts_parts() -> None:
+    """The sheet's values times the features give the sheet's count, hand by hand: the features are its parts."""
+    cc = importlib.import_module("count_calibration")
+    from spades_lab.policies.counting import count_tricks_batch
+
+    hands = np.array([cc.deal(cc.SEED, i)[0] for i in range(300)]).ravel()
+    f = cc.hand_features(hands)
+    sheet = cc.sheet_values()
+    assert np.array_equal(sum(sheet[k] * f[k].to_numpy() for k in cc.FEATURES), count_tricks_batch(hands))
+    assert np.array_equal(cc.deal(cc.SEED, 7)[0], cc.deal(cc.SEED, 7)[0])  # deal i from (seed, i) only
+    assert int(np.bitwise_or.reduce(cc.deal(cc.SEED, 7)[0])) == (1 << 52) - 1
+
+
+def test_count_calibration_ols_recovers_known_weights() -> None:
+    cc = importlib.import_module("count_calibration")
+    rng = np.random.default_rng(0)
+    x = pd.DataFrame({"a": rng.integers(0, 3, 4000), "b": rng.normal(size=4000)})
+    clusters = np.repeat(np.arange(2000), 2)
+    y = 1.0 + 0.5 * x["a"].to_numpy() - 2.0 * x["b"].to_numpy() + rng.normal(size=2000).repeat(2)  # clustered noise
+    fit = cc.ols_cluster(x, y, clusters)
+    assert fit.names == ["intercept", "a", "b"] and fit.deals == 2000
+    z = 1.96
+    for true, c, se in zip((1.0, 0.5, -2.0), fit.coef, fit.se):
+        assert c - 3 * z * se < true < c + 3 * z * se and se < 0.1
+
+
+def test_count_calibration_solves_resumes_and_fits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tiny run: 32 deals solved in chunks, a second run to 36 solves only the 4 missing ones; the README and
+    weights are written from what is there. The shipped weights file is left alone."""
+    cc = importlib.import_module("count_calibration")
+    monkeypatch.setattr(cc, "CHUNK", 16)
+    monkeypatch.setattr(cc, "WEIGHTS_FILE", tmp_path / "weights.json")
+    out = tmp_path / "count_calibration"
+    cc.main(out, deals=32, workers=1, minutes=5)
+    assert sorted(p.name for p in (out / "raw").glob("*.parquet")) == [
+        "deals_0000000_0000016.parquet", "deals_0000016_0000032.parquet"]  # fmt: skip
+    cc.main(out, deals=36, workers=1, minutes=5, weights=True)
+    raw = cc.solved_deals(out / "raw", cc.SEED)
+    assert list(raw["deal"]) == list(range(36)) and (out / "raw" / "deals_0000032_0000036.parquet").exists()
+    hands = np.stack([cc.deal(cc.SEED, i)[0] for i in (3, 35)])
+    assert (raw.loc[[3, 35], ["hand0", "hand1", "hand2", "hand3"]].to_numpy(dtype=np.uint64) == hands).all()
+    assert raw["side0"].between(0, 13).all()
+    readme = (out / "README.md").read_text()
+    assert "It rests on 36 deals, not the 100,000" in readme and "| ace_spade |" in readme
+    weights = json.loads((tmp_path / "weights.json").read_text())
+    assert weights["deals"] == 36 and set(cc.FEATURES) <= set(weights["weights"])

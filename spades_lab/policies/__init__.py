@@ -1,6 +1,7 @@
 """Bidding and card-play policies, and players built from their names."""
 
 from spades_lab.policies import bidding as _bidding  # noqa: F401  (registers counting, optimist, cautious)
+from spades_lab.policies import calibrated as _calibrated  # noqa: F401  (registers calibrated)
 from spades_lab.policies import ddbid as _ddbid  # noqa: F401  (registers the dd bid)
 from spades_lab.policies import draft as _draft  # noqa: F401  (registers draft and exchange policies)
 from spades_lab.policies import expert as _expert  # noqa: F401  (registers expert)

@@ -18,7 +18,7 @@ Every number of the count and of the nil rule is a parameter too (`counting(void
 
 from __future__ import annotations
 
-from dataclasses import field, fields, make_dataclass
+from dataclasses import field, fields, make_dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -49,11 +49,16 @@ _SWITCHES: list[tuple[str, str, Any]] = [
 ]
 
 
-def _fields(shift: int) -> list[tuple[str, str, Any]]:
+def counting_fields(shift: int = 0, count: bool = True) -> list[tuple[str, str, Any]]:
+    """The bidder's parameter fields: the switches, then (`count`) every CountParams number, then every NilParams
+    number; a bidder with a count of its own (`calibrated`) leaves the CountParams numbers out."""
     switches = [(name, kind, field(default=shift if name == "shift" else default)) for name, kind, default in _SWITCHES]
-    count = [(f.name, str(f.type), field(default=f.default)) for f in fields(CountParams)]
+    numbers = [(f.name, str(f.type), field(default=f.default)) for f in fields(CountParams)] if count else []
     nil = [(NIL_PREFIX + f.name, str(f.type), field(default=f.default)) for f in fields(NilParams)]
-    return [*switches, *count, *nil]
+    return [*switches, *numbers, *nil]
+
+
+_fields = counting_fields
 
 
 CountingParams = make_dataclass("CountingParams", _fields(0), frozen=True)
@@ -93,15 +98,18 @@ class CountingBidder:
     def __init__(self, params: Any) -> None:
         self.params = params
         self.name = "counting"
-        self.count_params = CountParams(**{f.name: getattr(params, f.name) for f in fields(CountParams)})
+        # a bidder without the count's numbers among its parameters (`calibrated`) keeps the sheet's for nil
+        sheet = CountParams()
+        self.count_params = replace(sheet, **{f.name: getattr(params, f.name, getattr(sheet, f.name)) for f in fields(CountParams)})
         self.nil_params = NilParams(**{f.name: getattr(params, NIL_PREFIX + f.name) for f in fields(NilParams)})
 
     def bid(self, view: BidView) -> np.ndarray:
         hands = view.hand
         counts = count_tricks_batch(hands, self.count_params, view.deck)
-        bids = np.floor(counts)
+        numbers = self.number_counts(view, counts)
+        bids = np.floor(numbers)
         if self.params.bag_aware:
-            bids += self._round_up_before_penalty(view, counts)
+            bids += self._round_up_before_penalty(view, numbers)
         legal = view.legal_bids
         bids = _nearest_legal(bids + self.params.shift, legal)
         if self.params.nil:
@@ -111,6 +119,13 @@ class CountingBidder:
         if view.rules.bid_rule == "suicide":
             bids[self._suicide_nil(view, counts)] = 0
         return bids
+
+    def number_counts(self, view: BidView, counts: np.ndarray) -> np.ndarray:
+        """The count a number bid rounds down: the sheet's count here; `calibrated` puts its DD fit in its place.
+
+        The nil and suicide rules keep reading the sheet's count (`counts`), whose scale their thresholds assume.
+        """
+        return counts
 
     def _suicide_nil(self, view: BidView, counts: np.ndarray) -> np.ndarray:
         """Suicide: the side's first bidder takes the nil unless its hand is the side's number hand.
