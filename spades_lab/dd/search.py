@@ -411,7 +411,7 @@ def _last_trick(
     return (1 if side_of(win_seat) == 0 else 0), rel
 
 
-@njit(cache=False)  # numba's cache cannot reload a self-recursive function (it crashes): compiled per process
+@njit(cache=False, _nrt=False)  # numba's cache cannot reload a self-recursive function (it crashes): compiled per process
 def probe(
     hands: np.ndarray,
     players: int,
