@@ -166,8 +166,10 @@ def _trump_tag(w1: np.uint64, everyone: np.uint64, suit_masks: np.ndarray) -> np
 
 @njit(cache=True, inline="always")
 def _hash(shape: np.uint64, slots: int) -> int:
-    # splitmix64's finaliser, so every bit of the shape moves the slot
-    h = shape * np.uint64(0x9E3779B97F4A7C15)
+    # splitmix64's finaliser, so every bit of the shape moves the slot; all but the trump tag
+    # (bits 58-60): a shape's chains start at one slot, so the probe's second lookup finds its key
+    # a few slots on (linear probing), usually in the cache line the first one fetched
+    h = (shape & ~(np.uint64(7) << np.uint64(58))) * np.uint64(0x9E3779B97F4A7C15)
     h ^= h >> np.uint64(30)
     h *= np.uint64(0xBF58476D1CE4E5B9)
     h ^= h >> np.uint64(27)
