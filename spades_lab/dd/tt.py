@@ -43,7 +43,8 @@ from spades_lab.engine.bits import BIT, ONE, ZERO, below, highest, lowest, popco
 
 NO_LOWER, NO_UPPER = -1, 127
 DEFAULT_BITS = 20
-"""2**20 entries and 2**18 shape slots, about 36 MB: ample for a full deal, reused across a batch."""
+"""2**20 entries and 2**18 shape slots, about 44 MB (12 MB of shape slots and sieve words, 32 MB of
+entry rows): ample for a full deal, reused across a batch."""
 SHAPE_FILL = 0.7
 """Fraction of shape slots in use at which the table is cleared (keeps the open-addressing probes short)."""
 
