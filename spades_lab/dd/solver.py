@@ -66,8 +66,9 @@ class Solver:
 
     def clear(self) -> None:
         """Forget every proof and zero the counters, so the next solve starts as a fresh solver would."""
-        tt_index, _, tt_meta = self.arrays[:3]
-        tt_index[:] = 0
+        tt_index, tt_keys, tt_meta = self.arrays[:3]
+        # only the shape slots: an entry's row and sieve word are written whenever it is taken
+        tt_index[: max(len(tt_keys) >> 2, 16)] = 0
         tt_meta[:] = 0
 
     def stats(self) -> dict[str, int]:

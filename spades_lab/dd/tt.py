@@ -20,11 +20,15 @@ entry to depend on the cards that choose the bucket, which is what destroys the 
 Each entry keeps a lower and an upper bound, so one entry serves every target.
 
 Arrays (see `new_table`):
-- index uint64 [shapes, 2]: (shape word, 1 + first entry of its chain), shape 0 = empty slot;
-- keys uint64 [entries, 4]: (owners of suits 0-1, owners of suits 2-3 (32 bits a suit from the
-  top card down, cut to the entry's depths), 1 + next entry of the chain or 0, and a word packing
-  the depth per suit (a byte each), lower bound + 1 and upper bound (a byte each)); one entry is
-  32 bytes, so a chain scan touches one cache line an entry;
+- index uint64 [shapes + entries / 2, 2]: first the shape slots (shape word, 1 + first entry of its
+  chain; shape 0 = empty slot), then one *sieve word* per entry, 8 bytes, which is all a chain scan
+  reads of an entry that does not answer: 1 + the next entry of the chain (bits 0-23), lower bound + 1
+  and upper bound (a byte each, bits 24-39), the owner of the top card of each suit the entry depends
+  on (2 bits a suit, bits 40-47) and which suits those are (bits 48-55). An entry whose bounds cannot
+  decide the target or whose top owners differ is passed over without touching its row;
+- keys uint64 [entries, 4]: the entry's row, read only when its sieve word passes: (owners of suits
+  0-1, owners of suits 2-3 (32 bits a suit from the top card down, cut to the entry's depths), unused,
+  and a word packing the depth per suit (a byte each), lower bound + 1 and upper bound);
 - meta int64 [META]: entries used, shapes used, then counters (see the META_* names).
 When the entries or the shape slots run out the whole table is cleared (memory stays flat; the
 table is only a cache of proofs, so clearing it never changes a result).
@@ -39,7 +43,8 @@ from spades_lab.engine.bits import BIT, ONE, ZERO, below, highest, lowest, popco
 
 NO_LOWER, NO_UPPER = -1, 127
 DEFAULT_BITS = 20
-"""2**20 entries and 2**18 shape slots, about 36 MB: ample for a full deal, reused across a batch."""
+"""2**20 entries and 2**18 shape slots, about 44 MB (12 MB of shape slots and sieve words, 32 MB of
+entry rows): ample for a full deal, reused across a batch."""
 SHAPE_FILL = 0.7
 """Fraction of shape slots in use at which the table is cleared (keeps the open-addressing probes short)."""
 
@@ -56,7 +61,7 @@ def new_table(bits: int = DEFAULT_BITS) -> tuple[np.ndarray, np.ndarray, np.ndar
     entries = 1 << bits
     shapes = 1 << max(bits - 2, 4)
     return (
-        np.zeros((shapes, 2), dtype=np.uint64),
+        np.zeros((shapes + (entries + 1) // 2, 2), dtype=np.uint64),
         np.zeros((entries, 4), dtype=np.uint64),
         np.zeros(META, dtype=np.int64),
     )
@@ -166,8 +171,10 @@ def _trump_tag(w1: np.uint64, everyone: np.uint64, suit_masks: np.ndarray) -> np
 
 @njit(cache=True, inline="always")
 def _hash(shape: np.uint64, slots: int) -> int:
-    # splitmix64's finaliser, so every bit of the shape moves the slot
-    h = shape * np.uint64(0x9E3779B97F4A7C15)
+    # splitmix64's finaliser, so every bit of the shape moves the slot; all but the trump tag
+    # (bits 58-60): a shape's chains start at one slot, so the probe's second lookup finds its key
+    # a few slots on (linear probing), usually in the cache line the first one fetched
+    h = (shape & ~(np.uint64(7) << np.uint64(58))) * np.uint64(0x9E3779B97F4A7C15)
     h ^= h >> np.uint64(30)
     h *= np.uint64(0xBF58476D1CE4E5B9)
     h ^= h >> np.uint64(27)
@@ -176,10 +183,15 @@ def _hash(shape: np.uint64, slots: int) -> int:
     return np.int64(h & np.uint64(slots - 1))  # type: ignore[return-value]  # numba int
 
 
+@njit(cache=True, inline="always")
+def _slots(keys: np.ndarray) -> int:
+    """Shape slots at the head of `index` (see `new_table`): a quarter of the entries, at least 16."""
+    return max(keys.shape[0] >> 2, 16)
+
+
 @njit(cache=True)
-def _find_shape(index: np.ndarray, shape: np.uint64) -> int:
+def _find_shape(index: np.ndarray, shape: np.uint64, slots: int) -> int:
     """Slot of `shape`, or -1 - (the empty slot where it would go)."""
-    slots = index.shape[0]
     i = _hash(shape, slots)
     while True:
         k = index[i, 0]
@@ -190,30 +202,62 @@ def _find_shape(index: np.ndarray, shape: np.uint64) -> int:
         i = (i + 1) & (slots - 1)
 
 
+_NEXT = np.uint64(0xFFFFFF)
+_SIEVE_BOUNDS = ~(np.uint64(0xFFFF) << np.uint64(24))
+
+
+@njit(cache=True, inline="always")
+def _sieve(index: np.ndarray, slots: int, e: np.int64) -> np.uint64:
+    return index[slots + (e >> 1), e & 1]
+
+
+@njit(cache=True, inline="always")
+def _set_sieve(index: np.ndarray, slots: int, e: np.int64, word: np.uint64) -> None:
+    index[slots + (e >> 1), e & 1] = word
+
+
+@njit(cache=True, inline="always")
+def _top_owners(w0: np.uint64, w1: np.uint64) -> np.uint64:
+    """Owner of the top card of each suit, two bits a suit (the first two bits of each suit's code)."""
+    out = ZERO
+    for s in range(4):
+        out |= (_suit_code(w0, w1, s) & np.uint64(3)) << np.uint64(2 * s)
+    return out
+
+
 @njit(cache=True)
 def tt_probe(
     index: np.ndarray, keys: np.ndarray, meta: np.ndarray, shape: np.uint64, w0: np.uint64,
     w1: np.uint64, target: int, everyone: np.uint64, suit_masks: np.ndarray,
 ) -> tuple[int, np.uint64]:  # fmt: skip
-    """(+1 proven >= target, -1 proven < target, 0 unknown) and the cards the proof rests on."""
+    """(+1 proven >= target, -1 proven < target, 0 unknown) and the cards the proof rests on.
+
+    A chain is walked on the entries' sieve words (see `new_table`), 8 bytes an entry in a dense
+    array: an entry whose bounds cannot decide the target or whose top owners differ is passed
+    over without reading its 32-byte row."""
     meta[META_PROBES] += 1
+    slots = _slots(keys)
+    tops = _top_owners(w0, w1)
     scans = 0
     for chain in range(2):
         # the entries that depend on the top trump's owner, then those that do not
         key = shape | _trump_tag(w1, everyone, suit_masks) if chain == 0 else shape
         if chain == 0 and key == shape:
             continue
-        slot = _find_shape(index, key)
+        slot = _find_shape(index, key, slots)
         if slot < 0:
             continue
         e = np.int64(index[slot, 1]) - 1
         prev = np.int64(-1)
         while e >= 0:
             scans += 1
-            packed = keys[e, 3]
-            lo = _lower(packed)
-            hi = _upper(packed)
-            if lo >= target or hi < target:
+            word = _sieve(index, slots, e)
+            lo = int((word >> np.uint64(24)) & np.uint64(0xFF)) - 1
+            hi = int((word >> np.uint64(32)) & np.uint64(0xFF))
+            if (lo >= target or hi < target) and (
+                ((word >> np.uint64(40)) ^ tops) & (word >> np.uint64(48)) & np.uint64(0xFF)
+            ) == ZERO:
+                packed = keys[e, 3]
                 m0 = _low_bits(_depth(packed, 0)) | (_low_bits(_depth(packed, 1)) << np.uint64(32))
                 m1 = _low_bits(_depth(packed, 2)) | (_low_bits(_depth(packed, 3)) << np.uint64(32))
                 if ((w0 ^ keys[e, 0]) & m0) | ((w1 ^ keys[e, 1]) & m1) == ZERO:
@@ -229,12 +273,13 @@ def tt_probe(
                     meta[META_HITS] += 1
                     if prev >= 0:
                         # move the entry that answered to the front: positions met again are near
-                        keys[prev, 2] = keys[e, 2]
-                        keys[e, 2] = index[slot, 1]
+                        pw = _sieve(index, slots, prev)
+                        _set_sieve(index, slots, prev, (pw & ~_NEXT) | (word & _NEXT))
+                        _set_sieve(index, slots, e, (word & ~_NEXT) | index[slot, 1])
                         index[slot, 1] = np.uint64(e + 1)
                     return (1 if lo >= target else -1), rel
             prev = e
-            e = np.int64(keys[e, 2]) - 1
+            e = np.int64(word & _NEXT) - 1
     meta[META_SCANS] += scans
     return 0, ZERO
 
@@ -246,9 +291,11 @@ def tt_save(
 ) -> None:  # fmt: skip
     """Record lo <= side 0's tricks <= hi for every position of this shape that agrees on the cards
     from each suit's lowest relevant card (`rel`) up."""
+    slots = _slots(keys)
     depths = ZERO
     p0 = ZERO
     p1 = ZERO
+    sieve_mask = ZERO
     for s in range(4):
         r = rel & suit_masks[s]
         if r == ZERO:
@@ -256,6 +303,7 @@ def tt_save(
         d = popcount(everyone & suit_masks[s] & ~below(lowest(r)))
         code = _suit_code(w0, w1, s) & _low_bits(d)
         depths |= np.uint64(d) << np.uint64(8 * s)
+        sieve_mask |= np.uint64(3) << np.uint64(2 * s)
         if s == 0:
             p0 |= code
         elif s == 1:
@@ -264,22 +312,28 @@ def tt_save(
             p1 |= code
         else:
             p1 |= code << np.uint64(32)
+    # the owners of the top cards this entry depends on, and which suits those are
+    sig = ((_top_owners(w0, w1) & sieve_mask) << np.uint64(40)) | (sieve_mask << np.uint64(48))
     if depths >> np.uint64(24) != ZERO:
         shape = shape | _trump_tag(w1, everyone, suit_masks)
-    slot = _find_shape(index, shape)
+    slot = _find_shape(index, shape, slots)
     if slot >= 0:
         e = np.int64(index[slot, 1]) - 1
         while e >= 0:
-            packed = keys[e, 3]
-            if keys[e, 0] == p0 and keys[e, 1] == p1 and packed & _DEPTHS == depths:
-                lo = max(lo, _lower(packed))
-                hi = min(hi, _upper(packed))
-                keys[e, 3] = _pack(depths, lo, hi)
-                return
-            e = np.int64(keys[e, 2]) - 1
-    if meta[META_ENTRIES] >= keys.shape[0] or (slot < 0 and meta[META_SHAPES] + 1 > SHAPE_FILL * index.shape[0]):
+            word = _sieve(index, slots, e)
+            if word >> np.uint64(40) == sig >> np.uint64(40):
+                packed = keys[e, 3]
+                if keys[e, 0] == p0 and keys[e, 1] == p1 and packed & _DEPTHS == depths:
+                    lo = max(lo, int((word >> np.uint64(24)) & np.uint64(0xFF)) - 1)
+                    hi = min(hi, int((word >> np.uint64(32)) & np.uint64(0xFF)))
+                    keys[e, 3] = _pack(depths, lo, hi)
+                    bounds = (np.uint64(lo + 1) << np.uint64(24)) | (np.uint64(hi) << np.uint64(32))
+                    _set_sieve(index, slots, e, (word & _SIEVE_BOUNDS) | bounds)
+                    return
+            e = np.int64(word & _NEXT) - 1
+    if meta[META_ENTRIES] >= keys.shape[0] or (slot < 0 and meta[META_SHAPES] + 1 > SHAPE_FILL * slots):
         clear_table(index, meta)
-        slot = _find_shape(index, shape)
+        slot = _find_shape(index, shape, slots)
     if slot < 0:
         slot = -1 - slot
         index[slot, 0] = shape
@@ -289,6 +343,8 @@ def tt_save(
     meta[META_ENTRIES] = e + 1
     keys[e, 0] = p0
     keys[e, 1] = p1
-    keys[e, 2] = index[slot, 1]
+    keys[e, 2] = ZERO
     keys[e, 3] = _pack(depths, lo, hi)
+    bounds = (np.uint64(lo + 1) << np.uint64(24)) | (np.uint64(hi) << np.uint64(32))
+    _set_sieve(index, slots, e, sig | bounds | index[slot, 1])
     index[slot, 1] = np.uint64(e + 1)
