@@ -14,8 +14,17 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ORDER = ["bid_totals", "optimist_sets", "cautious_bags", "nine_bags", "nil", "tip_ablation", "bid_margin",
-         "count_calibration", "strong_players"]
+ORDER = [
+    "bid_totals",
+    "optimist_sets",
+    "cautious_bags",
+    "nine_bags",
+    "nil",
+    "tip_ablation",
+    "bid_margin",
+    "count_calibration",
+    "strong_players",
+]
 HEADING = "## Experiments"
 
 

@@ -262,8 +262,10 @@ def match_pair(first: Path, second: Path) -> None:
     a, b = margins(first), margins(second)
     diff = (b - a.reindex(b.index)).dropna().to_numpy(dtype=float)
     value = _interval(diff)
-    print(f"{second.name} minus {first.name}: {value[0]:+.2f} ({value[1]:+.2f} to {value[2]:+.2f}) points per "
-          f"hand of pimc's margin over the expert, {len(diff)} deals; margins {a.mean():+.2f} and {b.mean():+.2f}")
+    print(
+        f"{second.name} minus {first.name}: {value[0]:+.2f} ({value[1]:+.2f} to {value[2]:+.2f}) points per "
+        f"hand of pimc's margin over the expert, {len(diff)} deals; margins {a.mean():+.2f} and {b.mean():+.2f}"
+    )
 
 
 def bench(hands: int) -> None:

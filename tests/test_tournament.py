@@ -498,7 +498,6 @@ def test_dask_local_cluster_gives_the_local_result(reference) -> None:
     assert_same_tables(reference, by_address)
 
 
-
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the kernel's count from /proc (Linux)")
 def test_a_pooled_worker_reports_its_own_cpu_time(tmp_path) -> None:
     """What a running worker reports at the end of a run is its CPU time as the kernel counts it

@@ -100,7 +100,9 @@ class CountingBidder:
         self.name = "counting"
         # a bidder without the count's numbers among its parameters (`calibrated`) keeps the sheet's for nil
         sheet = CountParams()
-        self.count_params = replace(sheet, **{f.name: getattr(params, f.name, getattr(sheet, f.name)) for f in fields(CountParams)})
+        self.count_params = replace(
+            sheet, **{f.name: getattr(params, f.name, getattr(sheet, f.name)) for f in fields(CountParams)}
+        )
         self.nil_params = NilParams(**{f.name: getattr(params, NIL_PREFIX + f.name) for f in fields(NilParams)})
 
     def bid(self, view: BidView) -> np.ndarray:

@@ -218,7 +218,9 @@ class PimcPlay:
                 outcome[t] |= (hit == 1).astype(np.int64) << int(s)
         return _choose(view, rows, values, outcome, live)
 
-    def _rollouts(self, view: PlayView, rows: np.ndarray, hands: np.ndarray, leaf: int, expert: np.ndarray) -> np.ndarray:
+    def _rollouts(
+        self, view: PlayView, rows: np.ndarray, hands: np.ndarray, leaf: int, expert: np.ndarray
+    ) -> np.ndarray:
         values, outcome, live = rollout_values(view, rows, hands, leaf, self.expert)
         return _choose(view, rows, values, outcome, live, expert, self.params.early_z)
 
@@ -317,6 +319,7 @@ def _choose(
         score[:, combo] = score_by_tricks(view.rules, bids, won, view.bags[rows], seat, broken_nils)
     ours_now = won[np.arange(m), seat] + won[np.arange(m), (seat + 2) % 4]
     return choose_cards(values, score, ours_now, view.legal[rows], view.deck, outcome, keep, z)
+
 
 def choose_cards(
     values: np.ndarray, score: np.ndarray, ours_now: np.ndarray, legal: np.ndarray, deck: Any,
