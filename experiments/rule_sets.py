@@ -32,11 +32,17 @@ RULE_SETS: dict[str, Rules] = {
 }
 
 
-def measure(rules: Rules, games: int, seed: int, player: str) -> dict[str, float]:
+def play_games(rules: Rules, player: str, games: int, seed: int) -> spades_lab.HandLog:
+    """Every hand of `games` complete games of `player` at every seat; a game that hits max_hands is kept
+    unfinished (its warning is silenced: the games finished are what these scripts measure)."""
     players = spades_lab.make_players(player, seats=rules.players)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", spades_lab.engine.simulate.MaxHandsWarning)
-        log = spades_lab.HandLog.concat(list(spades_lab.simulate_games(rules, players, games, seed)))
+        return spades_lab.HandLog.concat(list(spades_lab.simulate_games(rules, players, games, seed)))
+
+
+def measure(rules: Rules, games: int, seed: int, player: str) -> dict[str, float]:
+    log = play_games(rules, player, games, seed)
     return {
         "finished": float(log.game_over.sum()) / games,
         "hands_per_game": len(log) / games,

@@ -25,12 +25,11 @@ import time
 from pathlib import Path
 
 import numpy as np
-from common import RULES, SEED, entrant_figures, paired_figures
+from common import RULES, SEED, checked_plays, entrant_figures, paired_figures
 
 import spades_lab as sl
 from spades_lab import dd
 from spades_lab.bench import run_bench
-from spades_lab.engine import simulate_hands
 from spades_lab.tournament import tournament
 
 OUT = Path(__file__).resolve().parents[1] / "results" / "strong_players"
@@ -99,54 +98,6 @@ def tally(out: Path) -> None:
                            float(mine["score"].sum() / mine["hands"].sum())})  # fmt: skip
 
 
-def _checked_plays(player: str, hands: int, seed: int) -> dict[str, np.ndarray]:
-    """Every play made by a side whose contract is not yet made, over all 13 tricks, as solver inputs.
-
-    Four `player` seats play `hands` single hands. Per play: the four unplayed hands, the trick so far,
-    its leader, spades broken, the card played, its side-hand (2 * hand + side), trick number (0-12)
-    and position in the trick (0 lead .. 3 fourth).
-    """
-    rules = sl.Rules()
-    deck = sl.cards.deck_for(rules.deck)
-    trumps = int(deck.suit_masks[3])
-    rows: dict[str, list] = {k: [] for k in ("hands", "trick", "leader", "broken", "card", "side_hand", "t", "pos")}
-    hand_index = 0
-    for log in simulate_hands(rules, sl.make_players(player), hands, seed):
-        for r in range(len(log)):
-            held = [int(h) for h in log.held[r]]
-            bids = [int(b) for b in log.bids[r]]
-            contract = [sum(max(bids[s], 0) for s in (side, side + 2)) for side in (0, 1)]
-            won = [0, 0, 0, 0]
-            broken = False
-            plays, seats = log.plays[r], log.play_seats[r]
-            for t in range(13):
-                cards = [int(c) for c in plays[4 * t : 4 * t + 4]]
-                who = [int(s) for s in seats[4 * t : 4 * t + 4]]
-                for k in range(4):
-                    side = who[k] % 2
-                    made = sum(won[s] for s in (side, side + 2) if bids[s] > 0) >= contract[side]
-                    if contract[side] > 0 and not made:
-                        for key, value in (
-                            ("hands", held.copy()),
-                            ("trick", cards[:k] + [-1] * (4 - k)),
-                            ("leader", who[0]),
-                            ("broken", broken),
-                            ("card", cards[k]),
-                            ("side_hand", 2 * hand_index + side),
-                            ("t", t),
-                            ("pos", k),
-                        ):
-                            rows[key].append(value)  # fmt: skip
-                    held[who[k]] &= ~(1 << cards[k])
-                led = deck.suit_of[cards[0]]
-                best = max((c for c in cards if deck.suit_of[c] in (led, 3)), key=lambda c: (deck.suit_of[c] == 3, c))
-                won[who[cards.index(best)]] += 1
-                broken = broken or any(trumps >> c & 1 for c in cards)
-            hand_index += 1
-    dtypes = {"hands": np.uint64, "broken": np.bool_}
-    return {k: np.array(v, dtype=dtypes.get(k, np.int64)) for k, v in rows.items()} | {"n_hands": np.array(hand_index)}
-
-
 def _lost_chunk(args: tuple[np.ndarray, ...]) -> np.ndarray:
     """DD tricks lost by each play of one hand: best card's value minus the played card's, on the true deal.
 
@@ -179,7 +130,7 @@ def lost(hands: int, players: list[str], workers: int) -> None:
     data = json.loads(path.read_text()) if path.exists() else {}
     for name in players:
         t, cpu = time.perf_counter(), _cpu_seconds()
-        rows = _checked_plays(name, hands, SEED)
+        rows = checked_plays(name, hands, SEED)
         n_side = 2 * int(rows["n_hands"])
         hand_of = rows["side_hand"] // 2
         chunks = [np.flatnonzero(hand_of == h) for h in range(int(rows["n_hands"]))]

@@ -17,6 +17,7 @@ from common import (
     PLAY_SECONDS,
     RULES,
     Timer,
+    checked_plays,
     cli,
     command,
     entrant_figures,
@@ -32,7 +33,6 @@ from common import (
 import spades_lab as sl
 from spades_lab import dd
 from spades_lab.bench import run_bench
-from spades_lab.engine import simulate_hands
 from spades_lab.policies.expert import EXPERT_SWITCHES
 
 NAME = "strong_players"
@@ -55,49 +55,14 @@ def dd_tricks_lost(player: str, hands: int, seed: int, last: int = LOST_TRICKS) 
     summed per side per hand over the plays made while the side's contract is not yet made. Returns the
     mean, its 95% interval (normal, over side-hands) and the number of side-hands.
     """
-    rules = sl.Rules()
-    deck = sl.cards.deck_for(rules.deck)
-    solver = dd.Solver(rules)
-    rows_hands, rows_trick, rows_leader, rows_broken, rows_card = [], [], [], [], []
-    pending_side: list[tuple[int, int]] = []  # (side-hand index, 0) per checked play
-    n_side_hands = 0
-    trumps = int(deck.suit_masks[3])
-    for log in simulate_hands(rules, sl.make_players(player), hands, seed):
-        for r in range(len(log)):
-            held = [int(h) for h in log.held[r]]
-            bids = [int(b) for b in log.bids[r]]
-            contract = [sum(max(bids[s], 0) for s in (side, side + 2)) for side in (0, 1)]
-            won = [0, 0, 0, 0]
-            broken = False
-            base = n_side_hands
-            n_side_hands += 2
-            plays, seats = log.plays[r], log.play_seats[r]
-            for t in range(13):
-                cards = [int(c) for c in plays[4 * t : 4 * t + 4]]
-                who = [int(s) for s in seats[4 * t : 4 * t + 4]]
-                for k in range(4):
-                    side = who[k] % 2
-                    made = contract[side] > 0 and sum(won[s] for s in (side, side + 2) if bids[s] > 0) >= contract[side]
-                    if t >= 13 - last and not made and contract[side] > 0:
-                        trick = cards[:k] + [-1] * (4 - k)
-                        rows_hands.append(held.copy())
-                        rows_trick.append(trick)
-                        rows_leader.append(who[0])
-                        rows_broken.append(broken)
-                        rows_card.append(cards[k])
-                        pending_side.append((base + side, 0))
-                    held[who[k]] &= ~(1 << cards[k])
-                led = deck.suit_of[cards[0]]
-                best = max((c for c in cards if deck.suit_of[c] in (led, 3)), key=lambda c: (deck.suit_of[c] == 3, c))
-                won[who[cards.index(best)]] += 1
-                broken = broken or any(trumps >> c & 1 for c in cards)
-    lost = np.zeros(n_side_hands)
-    if rows_hands:
-        values = dd.card_values(np.array(rows_hands, dtype=np.uint64), np.array(rows_trick, dtype=np.int64),
-                                np.array(rows_leader, dtype=np.int64), np.array(rows_broken), solver=solver)  # fmt: skip
-        best = values.max(axis=1).astype(float)
-        played = values[np.arange(len(values)), np.array(rows_card)].astype(float)
-        np.add.at(lost, np.array([i for i, _ in pending_side]), best - played)
+    rows = checked_plays(player, hands, seed)
+    keep = rows["t"] >= 13 - last
+    lost = np.zeros(2 * int(rows["n_hands"]))
+    if keep.any():
+        values = dd.card_values(rows["hands"][keep], rows["trick"][keep], rows["leader"][keep], rows["broken"][keep],
+                                solver=dd.Solver(sl.Rules()))  # fmt: skip
+        played = values[np.arange(len(values)), rows["card"][keep]]
+        np.add.at(lost, rows["side_hand"][keep], values.max(axis=1).astype(float) - played)
     x = lost
     se = x.std(ddof=1) / np.sqrt(len(x)) if len(x) > 1 else float("nan")
     return float(x.mean()), float(x.mean() - 1.96 * se), float(x.mean() + 1.96 * se), len(x)

@@ -10,11 +10,10 @@ mean table bid. Run: `.venv/bin/python experiments/suicide_bidding.py --games 20
 from __future__ import annotations
 
 import argparse
-import warnings
 
 import numpy as np
+from rule_sets import play_games
 
-import spades_lab
 from spades_lab.rules import PRESETS
 
 VARIANTS: dict[str, str] = {
@@ -26,10 +25,7 @@ VARIANTS: dict[str, str] = {
 
 
 def measure(bidder: str, play: str, games: int, seed: int) -> dict[str, float]:
-    players = spades_lab.make_players(f"{bidder}+{play}")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", spades_lab.engine.simulate.MaxHandsWarning)
-        log = spades_lab.HandLog.concat(list(spades_lab.simulate_games(PRESETS["suicide"], players, games, seed)))
+    log = play_games(PRESETS["suicide"], f"{bidder}+{play}", games, seed)
     nil = log.bids == 0
     return {
         "finished": int(log.game_over.sum()),
