@@ -58,16 +58,13 @@ def counting_fields(shift: int = 0, count: bool = True) -> list[tuple[str, str, 
     return [*switches, *numbers, *nil]
 
 
-_fields = counting_fields
-
-
-CountingParams = make_dataclass("CountingParams", _fields(0), frozen=True)
+CountingParams = make_dataclass("CountingParams", counting_fields(0), frozen=True)
 CountingParams.__doc__ = (
     "Switches of sections 1-4, then every CountParams number, then every NilParams number (nil_...)."
 )
-OptimistParams = make_dataclass("OptimistParams", _fields(+1), frozen=True)
+OptimistParams = make_dataclass("OptimistParams", counting_fields(+1), frozen=True)
 OptimistParams.__doc__ = "CountingParams with shift +1: the sheet's optimist, who 'sets his side one hand in three'."
-CautiousParams = make_dataclass("CautiousParams", _fields(-1), frozen=True)
+CautiousParams = make_dataclass("CautiousParams", counting_fields(-1), frozen=True)
 CautiousParams.__doc__ = "CountingParams with shift -1: the sheet's cautious bidder, who 'costs 100 points of bags'."
 for _params in (CountingParams, OptimistParams, CautiousParams):
     _params.__module__ = __name__
