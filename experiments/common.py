@@ -73,6 +73,8 @@ def run_tournament(entrants: Sequence[Any], run_dir: Path, *, workers: int, engi
     """Play (or resume, or reuse) a tournament in `run_dir`; a directory from another configuration
     (say a different scale) is cleared and played afresh."""
     count = kwargs.get("games") or kwargs.get("hands")
+    if not isinstance(count, int):
+        raise TypeError(f"run_tournament needs games= or hands= (an int), not {count!r}")
     kwargs.setdefault("chunk_games", chunk_size(count, kwargs.get("duplicate", False)))
     kwargs.setdefault("batch_size", 1024)
     kwargs.setdefault("seed", SEED)
@@ -493,7 +495,7 @@ def engine_runs() -> str:
     """A table of the current experiment's tournaments per engine: games, hands, seconds of play."""
     if not any(ENGINE_OF):
         return ""
-    rows = {}
+    rows: dict[str, list[float]] = {}
     for engine, games, hands, seconds in zip(ENGINE_OF, GAMES_PLAYED, HANDS, PLAY_SECONDS):
         row = rows.setdefault(engine or "-", [0, 0, 0, 0.0])
         row[0] += 1

@@ -31,11 +31,13 @@ HEADING = "## Experiments"
 def entry(name: str) -> str:
     text = (ROOT / "results" / name / "README.md").read_text()
     title = text.splitlines()[0].lstrip("# ").strip()
-    answer = re.search(r"^\*\*Answer\.\*\* (.+)$", text, re.M).group(1)
-    plot = re.search(r"!\[[^\]]*\]\(([^)]+)\)", text).group(1)
+    answer = re.search(r"^\*\*Answer\.\*\* (.+)$", text, re.M)
+    plot = re.search(r"!\[[^\]]*\]\(([^)]+)\)", text)
+    if answer is None or plot is None:
+        raise ValueError(f"results/{name}/README.md needs an '**Answer.**' line and a plot image: rerun its experiment")
     return (f"### [{title}](results/{name}/README.md)\n\n"
-            f"![{name}](results/{name}/{plot})\n\n"
-            f"{answer}\n")  # fmt: skip
+            f"![{name}](results/{name}/{plot.group(1)})\n\n"
+            f"{answer.group(1)}\n")  # fmt: skip
 
 
 def play_time(name: str) -> str:
