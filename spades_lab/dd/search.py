@@ -12,7 +12,8 @@ What keeps it small:
 - quick tricks (winners the leader can cash at once, or run in one suit with the partner's winners)
   and sure trump tricks (one hand's trumps above every opposing trump) cut probes early;
 - moves are tried in a likely-best-first order, so an OR node usually succeeds on its first card
-  and an AND node fails on its first.
+  and an AND node fails on its first; at a trick boundary the *killer lead* (the card that last
+  decided a boundary with as many tricks left and the same leader) goes first.
 
 Card ids are the deck's (suit blocks, trumps on top, each block weakest first), so the winner of a
 trick among the cards of the led suit or trump is simply the highest id, for every deck.
