@@ -12,7 +12,8 @@ What keeps it small:
 - quick tricks (winners the leader can cash at once, or run in one suit with the partner's winners)
   and sure trump tricks (one hand's trumps above every opposing trump) cut probes early;
 - moves are tried in a likely-best-first order, so an OR node usually succeeds on its first card
-  and an AND node fails on its first.
+  and an AND node fails on its first; at a trick boundary the *killer lead* (the card that last
+  decided a boundary with as many tricks left and the same leader) goes first.
 
 Card ids are the deck's (suit blocks, trumps on top, each block weakest first), so the winner of a
 trick among the cards of the led suit or trump is simply the highest id, for every deck.
@@ -28,6 +29,7 @@ from numba import njit
 from spades_lab.dd.tt import (
     META_CUTS,
     META_FIRST_CUTS,
+    META_KILLERS,
     META_LATE_MOVES,
     META_NODES,
     NO_LOWER,
@@ -604,6 +606,20 @@ def probe(
     reps = representatives(legal, separators, suit_masks)
     n = _order_moves(reps, hands, players, seat, boundary, k == players - 1, k == 2 and players == 4, led_suit, win_card, win_seat, suit_of, suit_masks,
                      moves[depth], scores[depth])  # fmt: skip
+    killer = -1
+    if stored:
+        # the killer lead: the card that last decided a trick-boundary node with this many tricks
+        # left and this leader, tried first when it is still held (its run's representative)
+        killer = META_KILLERS + 4 * rem + seat
+        kc = tt_meta[killer] - 1
+        if kc >= 0 and BIT[kc] & legal != ZERO:
+            first = representative_of(kc, legal, separators, suit_of, suit_masks)
+            for i in range(1, n):
+                if moves[depth, i] == first:
+                    for j in range(i, 0, -1):
+                        moves[depth, j] = moves[depth, j - 1]
+                    moves[depth, 0] = first
+                    break
     my_side = side_of(seat)
     result = my_side != max_side
     rel_all = ZERO
@@ -646,6 +662,8 @@ def probe(
             tt_meta[META_LATE_MOVES] += i
             result = ok
             rel_all = rel
+            if killer >= 0:
+                tt_meta[killer] = c + 1
             break
         rel_all |= rel
         # the proof never used this card's rank: any other card of the suit below every card whose

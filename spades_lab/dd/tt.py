@@ -48,12 +48,15 @@ entry rows): ample for a full deal, reused across a batch."""
 SHAPE_FILL = 0.7
 """Fraction of shape slots in use at which the table is cleared (keeps the open-addressing probes short)."""
 
-META = 12
+META_KILLERS = 12
+META = META_KILLERS + 4 * 14
 META_ENTRIES, META_SHAPES, META_NODES, META_PROBES, META_HITS, META_CLEARS, META_SCANS = 0, 1, 2, 3, 4, 5, 6
 META_CUTS, META_FIRST_CUTS, META_LATE_MOVES = 7, 8, 9
 """meta[]: entries used, shape slots used, search nodes, table probes, table hits, clears, chain entries scanned,
-nodes decided by one card, by the first card tried, moves tried before the deciding one.
-The counters only accumulate; `Solver.stats` reads them and `Solver.clear` resets them."""
+nodes decided by one card, by the first card tried, moves tried before the deciding one; from
+META_KILLERS on, the search's killer leads (1 + card id, 0 for none) per tricks left and leader seat
+(slot META_KILLERS + 4 * tricks + seat, see `search.probe`).
+The counters only accumulate; `Solver.stats` reads them and `Solver.clear` resets them (and the killers)."""
 
 
 def new_table(bits: int = DEFAULT_BITS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
