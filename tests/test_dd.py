@@ -240,3 +240,16 @@ def test_deal_notations_agree() -> None:
     assert dd.solve(np.array(as_masks, dtype=np.uint64), 0).tolist() == want
     # a batch of four deals whose hands are strings is four deals, not one
     assert dd.solve([as_strings] * 4, [0, 1, 2, 3]).shape == (4, 2)
+
+
+def test_hands_longer_than_thirteen_cards_are_refused() -> None:
+    # two 14-card Duel hands are no Spades hand; the search keeps per-trick state for 13 tricks at most
+    long = np.array([[(1 << 14) - 1, ((1 << 14) - 1) << 14]], dtype=np.uint64)
+    with pytest.raises(dd.DDError, match="1..13"):
+        dd.card_values(long, np.array([[-1, -1]]), 0, False, rules="duel")
+    deck = deck_for("standard")
+    hands = [deck.labels(int(m)) for m in long[0]]
+    with pytest.raises(dd.DDError, match="1..13"):
+        dd.solve_position({"dealer": 1, "hands": hands, "plays": []}, rules="duel")
+    with pytest.raises(dd.DDError, match="1..13"):
+        dd.solve([hands], 0, rules="duel")

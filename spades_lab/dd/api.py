@@ -192,8 +192,8 @@ def _check_world(hands: np.ndarray, trick: np.ndarray, lead: np.ndarray, s: Solv
             seen |= m
             played = 1 if (seat - int(lead[i])) % p < k else 0
             sizes.append(bin(m).count("1") + played)
-        if len(set(sizes)) != 1 or sizes[0] == 0:
-            raise DDError(f"world {i}: hands do not fit the trick (cards per seat incl. the trick: {sizes})")
+        if len(set(sizes)) != 1 or not 0 < sizes[0] <= 13:
+            raise DDError(f"world {i}: hands do not fit the trick (cards per seat incl. the trick: {sizes}; 1..13)")
 
 
 def table(deals: Any, rules: RulesLike = None, *, broken: bool = False, solver: Solver | None = None) -> pd.DataFrame:
@@ -247,8 +247,8 @@ def solve_position(
             raise DDError(f"position: seat {seat} holds {' '.join(deck.labels(seen & m))}, already in another hand")
         seen |= m
     sizes = [bin(m).count("1") for m in masks]
-    if len(set(sizes)) != 1:
-        raise DDError(f"position: the seats' hands (with their played cards) differ in size: {sizes}")
+    if len(set(sizes)) != 1 or not 0 < sizes[0] <= 13:
+        raise DDError(f"position: the seats' hands (with their played cards) must hold 1..13 cards each: {sizes}")
     if len(plays) >= sizes[0] * p:
         raise DDError("position: the hand is over, no seat is to act")
     dealer = int(position.get("dealer", 0))
