@@ -9,6 +9,8 @@ The parts of issue 10's pimc targets, measured after the solver speed-up (branch
   the trick (every checked play is a full-information `dd.card_values` solve of the true deal; the
   solves are spread over `--workers` processes one hand at a time, a fresh solver table per hand);
 - `lost-tables`: prints pimc_lost.json as the markdown tables of results/strong_players/pimc.md;
+- `lost-situations`: the loss of each `lost` run saved under `--out` by situation (lead of a side master,
+  second seat ruffing, ...: `_situation`), as markdown;
 - `match-pair --runs A,B`: two match runs of the same deals, B's pimc margin minus A's, paired by deal;
 - `bench`: `spades-lab bench --json --workload pimc --hands N` (searched decisions/s).
 Each part writes results/strong_players/pimc_PART.json (or `--name`); pimc.md is written by hand from them.
@@ -228,6 +230,62 @@ def lost_tables() -> str:
     return "\n".join(lines)
 
 
+def _situation(hands: np.ndarray, trick: np.ndarray, leader: int, pos: int, card: int, deck: sl.cards.Deck) -> str:
+    """What a checked play was, as the acting seat saw it: a lead (trump or side; master, honour or low), or
+    a follow (its seat; following and winning or under, ruff, underruff, discard; who held the trick)."""
+    suits = [int(m) for m in deck.suit_masks]
+    seat = (leader + pos) % 4
+    unseen = 0
+    for other in range(4):
+        unseen |= int(hands[other]) if other != seat else 0
+    suit = int(deck.suit_of[card])
+    master = unseen & suits[suit] & ~((1 << (card + 1)) - 1) == 0
+    if pos == 0:
+        kind = "master" if master else ("honour" if deck.cards[card][0] in "TJQK" else "low")
+        return f"lead {'trump' if suit == 3 else 'side'} {kind}"
+    cards = [int(c) for c in trick[:pos]]
+
+    def beats(a: int, b: int) -> bool:
+        sa, sb = int(deck.suit_of[a]), int(deck.suit_of[b])
+        return (sa == sb and a > b) or (sa == 3 and sb != 3)
+
+    best = cards[0]
+    for c in cards[1:]:
+        best = c if beats(c, best) else best
+    holder = "partner holds" if cards.index(best) == pos - 2 else "opponent holds"
+    led = int(deck.suit_of[cards[0]])
+    if suit == led:
+        act = "follows, wins" if beats(card, best) else "follows under"
+    elif suit == 3:
+        act = "ruffs" if beats(card, best) else "underruffs"
+    else:
+        act = "discards"
+    return f"{('2nd', '3rd', '4th')[pos - 1]} {act} ({holder})"
+
+
+def lost_situations(out: Path, top: int = 12) -> str:
+    """Markdown: the whole-hand DD loss of each saved `lost` run (out/lost_*.npz) by situation, largest first."""
+    deck = sl.cards.deck_for(sl.Rules().deck)
+    lines = []
+    for path in sorted(out.glob("lost_*.npz")):
+        z = np.load(path)
+        n_side = 2 * int(z["done"]) if "done" in z.files else 2 * (int(z["side_hand"].max()) // 2 + 1)
+        cells: dict[str, list[int]] = {}
+        for i in range(len(z["card"])):
+            name = _situation(z["hands"][i], z["trick"][i], int(z["leader"][i]), int(z["pos"][i]), int(z["card"][i]),
+                              deck)  # fmt: skip
+            cell = cells.setdefault(name, [0, 0, 0])
+            loss = int(z["loss"][i])
+            cell[0], cell[1], cell[2] = cell[0] + 1, cell[1] + (loss > 0), cell[2] + loss
+        lines += [f"`{z['key']}` ({n_side} side-hands, {len(z['card'])} checked plays, {int(z['loss'].sum())} DD tricks "
+                  f"lost; the {top} largest situations):", "",
+                  "| situation | plays | plays losing | DD tricks lost per side-hand | per play |", "|---|---|---|---|---|"]  # fmt: skip
+        for name, (n, k, lost_tricks) in sorted(cells.items(), key=lambda kv: -kv[1][2])[:top]:
+            lines.append(f"| {name} | {n} | {k} | {lost_tricks / n_side:.3f} | {lost_tricks / n:.3f} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
 def match_pair(first: Path, second: Path) -> None:
     """Two match runs on the same deals (same seed): the second's pimc margin minus the first's, paired by deal.
 
@@ -267,7 +325,7 @@ def split_names(text: str) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("part", choices=["match", "match-pair", "tips", "tally", "lost", "lost-tables", "bench"])
+    parser.add_argument("part", choices=["match", "match-pair", "tips", "tally", "lost", "lost-tables", "lost-situations", "bench"])
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--hands", type=int, default=20)
     parser.add_argument("--workers", type=int, default=2)
@@ -293,6 +351,8 @@ def main() -> None:
         lost(args.hands, split_names(args.players), args.workers, args.tag, out)
     elif args.part == "lost-tables":
         print(lost_tables())
+    elif args.part == "lost-situations":
+        print(lost_situations(out))
     else:
         bench(args.hands)
 
