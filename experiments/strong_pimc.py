@@ -25,6 +25,7 @@ import os
 import resource
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from common import RULES, SEED, checked_plays, entrant_figures, paired_figures
@@ -190,9 +191,10 @@ def lost(hands: int, players: list[str], workers: int, tag: str = "", out: Path 
                 )  # fmt: skip
                 _save("lost", data)
                 if out is not None:
-                    np.savez(out / f"lost_{list(data).index(key)}.npz", loss=loss[rows["side_hand"] < 2 * done], done=done,
-                             key=key, **{k: v[rows["side_hand"] < 2 * done] if v.ndim else v
-                                         for k, v in rows.items()})  # fmt: skip
+                    keep = rows["side_hand"] < 2 * done
+                    arrays: dict[str, Any] = {k: v[keep] if v.ndim else v for k, v in rows.items()}
+                    arrays |= {"loss": loss[keep], "done": np.array(done), "key": np.array(key)}
+                    np.savez(out / f"lost_{list(data).index(key)}.npz", **arrays)
         finally:
             if pool:
                 pool.terminate()

@@ -85,7 +85,8 @@ def whole_hand_lost(out) -> tuple[str, str]:
     import json
 
     data = json.loads(path.read_text())
-    rows, best = [], {}
+    rows: list[tuple[str, str, dict]] = []
+    best: dict[str, dict] = {}
     for key, entry in data.items():
         name = key.split(" [")[0]
         name = DEFAULT_SPELLINGS.get(name, name)
