@@ -9,6 +9,8 @@ The parts of issue 10's pimc targets, measured after the solver speed-up (branch
   the trick (every checked play is a full-information `dd.card_values` solve of the true deal; the
   solves are spread over `--workers` processes one hand at a time, a fresh solver table per hand);
 - `lost-tables`: prints pimc_lost.json as the markdown tables of results/strong_players/pimc.md;
+- `lost-situations`: the loss of each `lost` run saved under `--out` by situation (lead of a side master,
+  second seat ruffing, ...: `_situation`), as markdown;
 - `match-pair --runs A,B`: two match runs of the same deals, B's pimc margin minus A's, paired by deal;
 - `bench`: `spades-lab bench --json --workload pimc --hands N` (searched decisions/s).
 Each part writes results/strong_players/pimc_PART.json (or `--name`); pimc.md is written by hand from them.
@@ -23,6 +25,7 @@ import os
 import resource
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from common import RULES, SEED, checked_plays, entrant_figures, paired_figures
@@ -118,54 +121,83 @@ def _interval(x: np.ndarray) -> list[float]:
     return [float(x.mean()), float(x.mean() - 1.96 * se), float(x.mean() + 1.96 * se)]
 
 
-def lost(hands: int, players: list[str], workers: int) -> None:
+def _lost_summary(rows: dict[str, np.ndarray], loss: np.ndarray, hands: int) -> dict:
+    """The statistic and its breakdowns over the first `hands` hands (side-hands 0 .. 2 * hands - 1)."""
+    n_side = 2 * hands
+    pick_hands = rows["side_hand"] < n_side
+    side, lost_tricks = rows["side_hand"][pick_hands], loss[pick_hands]
+    total = np.zeros(n_side)
+    np.add.at(total, side, lost_tricks)
+    by_trick: list[list[float]] = []
+    by_position: list[list[float]] = []
+    for column, cells, table in (("t", 13, by_trick), ("pos", 4, by_position)):
+        for cell in range(cells):
+            x = np.zeros(n_side)
+            pick = rows[column][pick_hands] == cell
+            np.add.at(x, side[pick], lost_tricks[pick])
+            table.append(_interval(x) + [int(pick.sum())])
+    value, lo, hi = _interval(total)
+    return {
+        "value": value, "lo": lo, "hi": hi, "side_hands": n_side, "hands": hands, "checked_plays": len(lost_tricks),
+        "plays_losing": int((lost_tricks > 0).sum()), "by_trick": by_trick, "by_position": by_position,
+        "per_side_hand": [int(x) for x in total],
+    }  # fmt: skip
+
+
+def lost(hands: int, players: list[str], workers: int, tag: str = "", out: Path | None = None, every: int = 20) -> None:
     """Whole-hand DD tricks lost per side per hand before the contract is made, by trick and by position.
 
     The plays are made in this process (one stream, seed SEED); the solver checks are spread over
     `workers` processes one hand at a time. Per side-hand: the sum of the lost tricks of its checked
     plays; broken down by trick number (0-12) and position in the trick (lead, 2nd, 3rd, 4th), each
-    cell the mean over side-hands of that cell's sum (the cells add up to the total).
+    cell the mean over side-hands of that cell's sum (the cells add up to the total). `tag` keys the
+    result as `NAME [TAG]` (a larger sample beside the 60-hand one). The result is saved every `every`
+    hands checked, over the hands done so far (the first hands of the seed, in order), so a run stopped
+    early still leaves its figure; with `out`, every checked play and its loss go to `out/lost_N.npz`
+    for other breakdowns. `play_s` is the time of play alone.
     """
     path = OUT / "pimc_lost.json"
     data = json.loads(path.read_text()) if path.exists() else {}
     for name in players:
         t, cpu = time.perf_counter(), _cpu_seconds()
         rows = checked_plays(name, hands, SEED)
-        n_side = 2 * int(rows["n_hands"])
+        play_s = time.perf_counter() - t
+        print(f"lost {name}: {hands} hands played in {play_s:.0f} s", flush=True)
         hand_of = rows["side_hand"] // 2
         chunks = [np.flatnonzero(hand_of == h) for h in range(int(rows["n_hands"]))]
-        tasks = [tuple(rows[k][c] for k in ("hands", "trick", "leader", "broken", "card")) for c in chunks if len(c)]
-        if workers > 1:
-            with mp.get_context("spawn").Pool(workers) as pool:
-                parts = pool.map(_lost_chunk, tasks, chunksize=1)
-        else:
-            parts = [_lost_chunk(task) for task in tasks]
+        checked = [h for h, c in enumerate(chunks) if len(c)]
+        tasks = [tuple(rows[k][chunks[h]] for k in ("hands", "trick", "leader", "broken", "card")) for h in checked]
+        key = f"{name} [{tag}]" if tag else name
         loss = np.zeros(len(rows["card"]), dtype=np.int64)
-        for c, part in zip([c for c in chunks if len(c)], parts):
-            loss[c] = part
-        total = np.zeros(n_side)
-        np.add.at(total, rows["side_hand"], loss)
-        by_trick: list[list[float]] = []
-        by_position: list[list[float]] = []
-        for key, cells, out in (("t", 13, by_trick), ("pos", 4, by_position)):
-            for cell in range(cells):
-                x = np.zeros(n_side)
-                pick = rows[key] == cell
-                np.add.at(x, rows["side_hand"][pick], loss[pick])
-                out.append(_interval(x) + [int(pick.sum())])
-        value, lo, hi = _interval(total)
-        data[name] = {
-            "value": value, "lo": lo, "hi": hi, "side_hands": n_side, "hands": hands, "checked_plays": len(loss),
-            "plays_losing": int((loss > 0).sum()), "by_trick": by_trick, "by_position": by_position,
-            "per_side_hand": [int(x) for x in total],
-            "seconds": time.perf_counter() - t, "cpu_s": _cpu_seconds() - cpu, "workers": workers,
-        }  # fmt: skip
-        print(
-            f"lost {name}: {value:.2f} ({lo:.2f} to {hi:.2f}) per side-hand over {n_side} side-hands; "
-            f"wall {data[name]['seconds']:.0f} s, CPU {data[name]['cpu_s']:.0f} s",
-            flush=True,
-        )
-        _save("lost", data)
+        pool = mp.get_context("spawn").Pool(workers) if workers > 1 else None
+        try:
+            parts = pool.imap(_lost_chunk, tasks, chunksize=1) if pool else map(_lost_chunk, tasks)
+            for i, part in enumerate(parts):
+                loss[chunks[checked[i]]] = part
+                last = i == len(tasks) - 1
+                if (i + 1) % every and not last:
+                    continue
+                done = int(rows["n_hands"]) if last else checked[i] + 1
+                data[key] = _lost_summary(rows, loss, done) | {
+                    "seconds": time.perf_counter() - t, "play_s": play_s, "cpu_s": _cpu_seconds() - cpu,
+                    "workers": workers, "hands_asked": hands,
+                }  # fmt: skip
+                entry = data[key]
+                print(
+                    f"lost {key}: {entry['value']:.2f} ({entry['lo']:.2f} to {entry['hi']:.2f}) per side-hand over "
+                    f"{entry['side_hands']} side-hands; wall {entry['seconds']:.0f} s (play {play_s:.0f} s), "
+                    f"load {os.getloadavg()[0]:.1f}",
+                    flush=True,
+                )  # fmt: skip
+                _save("lost", data)
+                if out is not None:
+                    keep = rows["side_hand"] < 2 * done
+                    arrays: dict[str, Any] = {k: v[keep] if v.ndim else v for k, v in rows.items()}
+                    arrays |= {"loss": loss[keep], "done": np.array(done), "key": np.array(key)}
+                    np.savez(out / f"lost_{list(data).index(key)}.npz", **arrays)
+        finally:
+            if pool:
+                pool.terminate()
 
 
 def lost_tables() -> str:
@@ -192,8 +224,67 @@ def lost_tables() -> str:
     if paired:  # same deals and bids (counting bids do not see the play): paired per side-hand
         lines += ["", f"| paired with `{EXPERT}` (same side-hands) | {EXPERT} minus it (95%) |", "|---|---|"]
         for n in paired:
-            diff = np.array(base, dtype=float) - np.array(data[n]["per_side_hand"], dtype=float)
+            other = np.array(data[n]["per_side_hand"], dtype=float)
+            if len(other) > len(base):
+                continue
+            diff = np.array(base[: len(other)], dtype=float) - other  # the first hands of a seed are the same
             lines.append(f"| `{n}` | {cell(_interval(diff))} |")
+    return "\n".join(lines)
+
+
+def _situation(hands: np.ndarray, trick: np.ndarray, leader: int, pos: int, card: int, deck: sl.cards.Deck) -> str:
+    """What a checked play was, as the acting seat saw it: a lead (trump or side; master, honour or low), or
+    a follow (its seat; following and winning or under, ruff, underruff, discard; who held the trick)."""
+    suits = [int(m) for m in deck.suit_masks]
+    seat = (leader + pos) % 4
+    unseen = 0
+    for other in range(4):
+        unseen |= int(hands[other]) if other != seat else 0
+    suit = int(deck.suit_of[card])
+    master = unseen & suits[suit] & ~((1 << (card + 1)) - 1) == 0
+    if pos == 0:
+        kind = "master" if master else ("honour" if deck.cards[card][0] in "TJQK" else "low")
+        return f"lead {'trump' if suit == 3 else 'side'} {kind}"
+    cards = [int(c) for c in trick[:pos]]
+
+    def beats(a: int, b: int) -> bool:
+        sa, sb = int(deck.suit_of[a]), int(deck.suit_of[b])
+        return (sa == sb and a > b) or (sa == 3 and sb != 3)
+
+    best = cards[0]
+    for c in cards[1:]:
+        best = c if beats(c, best) else best
+    holder = "partner holds" if cards.index(best) == pos - 2 else "opponent holds"
+    led = int(deck.suit_of[cards[0]])
+    if suit == led:
+        act = "follows, wins" if beats(card, best) else "follows under"
+    elif suit == 3:
+        act = "ruffs" if beats(card, best) else "underruffs"
+    else:
+        act = "discards"
+    return f"{('2nd', '3rd', '4th')[pos - 1]} {act} ({holder})"
+
+
+def lost_situations(out: Path, top: int = 12) -> str:
+    """Markdown: the whole-hand DD loss of each saved `lost` run (out/lost_*.npz) by situation, largest first."""
+    deck = sl.cards.deck_for(sl.Rules().deck)
+    lines = []
+    for path in sorted(out.glob("lost_*.npz")):
+        z = np.load(path)
+        n_side = 2 * int(z["done"]) if "done" in z.files else 2 * (int(z["side_hand"].max()) // 2 + 1)
+        cells: dict[str, list[int]] = {}
+        for i in range(len(z["card"])):
+            name = _situation(z["hands"][i], z["trick"][i], int(z["leader"][i]), int(z["pos"][i]), int(z["card"][i]),
+                              deck)  # fmt: skip
+            cell = cells.setdefault(name, [0, 0, 0])
+            loss = int(z["loss"][i])
+            cell[0], cell[1], cell[2] = cell[0] + 1, cell[1] + (loss > 0), cell[2] + loss
+        lines += [f"`{z['key']}` ({n_side} side-hands, {len(z['card'])} checked plays, {int(z['loss'].sum())} DD tricks "
+                  f"lost; the {top} largest situations):", "",
+                  "| situation | plays | plays losing | DD tricks lost per side-hand | per play |", "|---|---|---|---|---|"]  # fmt: skip
+        for name, (n, k, lost_tricks) in sorted(cells.items(), key=lambda kv: -kv[1][2])[:top]:
+            lines.append(f"| {name} | {n} | {k} | {lost_tricks / n_side:.3f} | {lost_tricks / n:.3f} |")
+        lines.append("")
     return "\n".join(lines)
 
 
@@ -236,7 +327,7 @@ def split_names(text: str) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("part", choices=["match", "match-pair", "tips", "tally", "lost", "lost-tables", "bench"])
+    parser.add_argument("part", choices=["match", "match-pair", "tips", "tally", "lost", "lost-tables", "lost-situations", "bench"])
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--hands", type=int, default=20)
     parser.add_argument("--workers", type=int, default=2)
@@ -244,6 +335,7 @@ def main() -> None:
     parser.add_argument("--out", default="/tmp/strong_pimc_runs")
     parser.add_argument("--pimc", default=PIMC, help="the pimc player of the match, e.g. counting+pimc(max_tricks=8)")
     parser.add_argument("--name", default="match", help="the part's name in results (pimc_NAME.json)")
+    parser.add_argument("--tag", default="", help="lost: key the result as 'NAME [TAG]', e.g. '240 hands'")
     parser.add_argument("--runs", default="", help="match-pair: two run folders (under --out), e.g. match,match_mc64")
     args = parser.parse_args()
     out = Path(args.out)
@@ -258,9 +350,11 @@ def main() -> None:
     elif args.part == "tally":
         tally(out)
     elif args.part == "lost":
-        lost(args.hands, split_names(args.players), args.workers)
+        lost(args.hands, split_names(args.players), args.workers, args.tag, out)
     elif args.part == "lost-tables":
         print(lost_tables())
+    elif args.part == "lost-situations":
+        print(lost_situations(out))
     else:
         bench(args.hands)
 

@@ -68,6 +68,42 @@ def dd_tricks_lost(player: str, hands: int, seed: int, last: int = LOST_TRICKS) 
     return float(x.mean()), float(x.mean() - 1.96 * se), float(x.mean() + 1.96 * se), len(x)
 
 
+DEFAULT_SPELLINGS = {"counting+pimc(early_worlds=0)": PIMC}  # the default pimc, named by its new parameter's default
+WHOLE_HAND_TARGETS = {TIPS: "2.35 (the issue's measure of tips)", EXPERT: "<= 1.5", PIMC: "<= 0.8"}
+
+
+def whole_hand_lost(out) -> tuple[str, str]:
+    """The issue's DD statistic over whole hands, as `strong_pimc.py lost` measured it (pimc_lost.json).
+
+    Every card of all 13 tricks is a full-deal solve (seconds each), so this script does not replay them:
+    it reports the saved measurements (`cd experiments && ../.venv/bin/python strong_pimc.py lost --hands N
+    --players NAME [--tag TAG]`), the largest sample of each player first. Returns (sentence, markdown).
+    """
+    path = out / "pimc_lost.json"
+    if not path.exists():
+        return "", ""
+    import json
+
+    data = json.loads(path.read_text())
+    rows: list[tuple[str, str, dict]] = []
+    best: dict[str, dict] = {}
+    for key, entry in data.items():
+        name = key.split(" [")[0]
+        name = DEFAULT_SPELLINGS.get(name, name)
+        rows.append((name, key, entry))
+        if name in WHOLE_HAND_TARGETS and entry["side_hands"] > best.get(name, {}).get("side_hands", 0):
+            best[name] = entry
+    lines = ["| player | DD tricks lost per side per hand, whole hand (95%) | side-hands | target |", "|---|---|---|---|"]
+    for name, key, entry in sorted(rows, key=lambda r: (r[0] not in WHOLE_HAND_TARGETS, r[0], -r[2]["side_hands"])):
+        lines.append(f"| `{key}` | {entry['value']:.2f} ({entry['lo']:.2f} to {entry['hi']:.2f}) | "
+                     f"{entry['side_hands']} | {WHOLE_HAND_TARGETS.get(name, '')} |")  # fmt: skip
+    parts = [f"{n.split('+')[1]} {e['value']:.2f} ({e['lo']:.2f} to {e['hi']:.2f}, {e['side_hands']} side-hands)"
+             for n, e in best.items()]  # fmt: skip
+    sentence = ("Over whole hands (the issue's statistic, `strong_pimc.py lost`), before their contract is made: "
+                + ", ".join(parts) + " DD tricks lost per side per hand.") if parts else ""  # fmt: skip
+    return sentence, "\n".join(lines)
+
+
 def _row(label: str, result, entrant: str, opponent: str, deals: int) -> dict:
     figs = entrant_figures(result)
     mine, theirs = figs[entrant], figs[opponent]
@@ -181,6 +217,16 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2, switches=EXPERT_SWI
         )
         pimc_frame.to_csv(out / "pimc.csv", index=False)
         csvs.append("pimc.csv")
+    whole_sentence, whole_table = whole_hand_lost(out)
+    if whole_table:
+        pimc_body += (
+            "\n\n### DD tricks lost over whole hands\n\nThe issue's statistic: every card of all 13 tricks valued "
+            "by the solver on the true deal (best card's tricks minus the played card's), summed per side and hand "
+            "over the plays made before the side's contract is made; normal interval over side-hands. Measured by "
+            "`cd experiments && ../.venv/bin/python strong_pimc.py lost --hands N --players NAME [--tag TAG]` "
+            "(full-deal solves take seconds each, so this script reads its saved results, pimc_lost.json; "
+            "breakdowns by trick, position and situation in [pimc.md](pimc.md)).\n\n" + whole_table
+        )
     main_row = table.iloc[0]
     ablation = table.iloc[1:].sort_values("win_rate")
 
@@ -223,7 +269,7 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2, switches=EXPERT_SWI
               f"{main_row['opponent_points_per_hand']:.1f}: it {verdict} the issue's 75% target"
               f"{' with its whole interval' if verdict == 'meets' else ''}. Of its {len(ablation)} additions, "
               f"{len(helps)} measurably help, {len(hurts)} measurably hurt and {len(neutral)} make no measurable "
-              f"difference. {pimc_sentence}")  # fmt: skip
+              f"difference. {pimc_sentence} {whole_sentence}".rstrip())  # fmt: skip
     display = table.assign(
         win_rate=[f"{w:.1%} ({lo:.1%} to {hi:.1%})" for w, lo, hi in zip(table["win_rate"], table["win_lo"], table["win_hi"])],
         points_per_hand=[f"{p:.1f} ({lo:.1f} to {hi:.1f}) vs {o:.1f}" for p, lo, hi, o in

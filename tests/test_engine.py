@@ -509,7 +509,7 @@ ALLOWED_NAMES = {
     "BidView": COMMON_NAMES | {"legal_bids"},
     "PlayView": COMMON_NAMES | {
         "legal", "trick", "position", "leader", "led_suit", "trick_cards", "winning_card", "winning_seat",
-        "played", "plays", "play_seats", "tricks_won", "spades_broken",
+        "played", "plays", "play_seats", "tricks_won", "spades_broken", "shown_voids",
     },
 }  # fmt: skip
 CARD_ID_ARRAYS = ("plays", "trick_cards", "winning_card")

@@ -133,11 +133,14 @@ def apply_play(
     tricks_won: np.ndarray,
     leader: np.ndarray,
     suit_of: np.ndarray,
+    shown_voids: np.ndarray,
 ) -> None:
     """Move each table's card from hand to trick; close the trick on its last card (`last`).
 
     The highest id among cards of the led suit or trump wins, because the deck puts the trump
-    block on top and orders each block by strength.
+    block on top and orders each block by strength. A card off the led suit sets the bit
+    `4 * seat + led suit` of `shown_voids`: every seat saw it, and policies read it instead of
+    deriving it again from the history at every decision.
     """
     for t in range(cards.shape[0]):
         card = cards[t]
@@ -153,9 +156,12 @@ def apply_play(
             led_suit[t] = suit
             win_card[t] = card
             win_seat[t] = seat
-        elif (suit == led_suit[t] or suit == 3) and card > win_card[t]:
-            win_card[t] = card
-            win_seat[t] = seat
+        else:
+            if suit != led_suit[t]:
+                shown_voids[t] |= 1 << (4 * seat + led_suit[t])
+            if (suit == led_suit[t] or suit == 3) and card > win_card[t]:
+                win_card[t] = card
+                win_seat[t] = seat
         if last:
             # Spades break when a spade lands on a trick; the flag matters from the next lead on.
             for s in range(trick_cards.shape[1]):

@@ -221,7 +221,7 @@ class PublicArrays:
     __slots__ = (
         "game_id", "hand_number", "dealer", "scores", "bags", "draft_keep", "bids", "blind", "legal_bids",
         "plays", "play_seats", "trick_cards", "played", "led_suit", "win_card", "win_seat", "broken",
-        "tricks_won", "leader", "legal",
+        "tricks_won", "leader", "legal", "shown_voids",
     )  # fmt: skip
     game_id: np.ndarray
     hand_number: np.ndarray
@@ -243,6 +243,7 @@ class PublicArrays:
     tricks_won: np.ndarray
     leader: np.ndarray
     legal: np.ndarray
+    shown_voids: np.ndarray
 
     def __init__(self, arrays: dict[str, np.ndarray]) -> None:
         for name, array in arrays.items():
@@ -320,6 +321,8 @@ class State:
         self.leader = shown("leader", (n,), np.int64, (dealer + 1) % p)
         self.legal = shown("legal", (n,), np.uint64, 0)
         """uint64 mask of the legal cards of the seat to play (PLAY), of the giver's hand (EXCHANGE)."""
+        self.shown_voids = shown("shown_voids", (n,), np.int64, 0)
+        """Bit `4 * seat + suit` set once `seat` has not followed a led `suit` this hand (kept by `apply_play`)."""
         self.public = PublicArrays(public)
         """Read-only aliases of the public arrays above, for views (see `PublicArrays`)."""
         self.dealt = self.hands.copy()
@@ -464,6 +467,7 @@ class State:
                 answers, actor, index % p == 0, index % p == p - 1, index,
                 self.hands, self.played, self.plays, self.play_seats, self.trick_cards, self.led_suit,
                 self.win_card, self.win_seat, self.broken, self.tricks_won, self.leader, self._suit_of,
+                self.shown_voids,
             )  # fmt: skip
         elif phase == Phase.BID:
             self.bids[rows, actor[rows]] = answers[rows]

@@ -373,6 +373,13 @@ class PlayView(_SeenView):
         return self._take(self._pub.play_seats[:, : self.decision - FIRST_PLAY_DECISION])
 
     @property
+    def shown_voids(self) -> np.ndarray:
+        """[n] int64: bit `4 * seat + suit` set when `seat` has not followed a led `suit` this hand (it holds
+        none: everyone saw it), suits as the deck's blocks (0-2 the side suits, 3 trumps). The engine keeps it
+        as the cards are played, so a policy reads it without going through `plays` again."""
+        return self._take(self._pub.shown_voids)
+
+    @property
     def tricks_won(self) -> np.ndarray:
         """[n, seats] tricks won by each seat so far this hand."""
         return self._take(self._pub.tricks_won)

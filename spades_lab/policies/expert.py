@@ -5,7 +5,8 @@ cards wherever its own additions are silent (it calls the same compiled tips cod
 addition is a switch, on by default, so that an experiment can measure what each one is worth:
 
 - `read_voids` (memory, `spades_lab.policies.memory`): every seat's shown voids, from the plays
-  this seat has seen. Off, the additions below assume nobody has shown out of anything.
+  this seat has seen (the engine keeps them as cards are played: `PlayView.shown_voids`). Off, the
+  additions below assume nobody has shown out of anything.
 - `spare_partner_winner` (third seat): never ruff partner's sure winner. A card is a *sure
   winner* when the fourth seat cannot beat it: no unseen card of its suit is higher and the fourth
   seat has not shown out of the led suit (or has, and has shown out of trumps too). Tip 1 spares
@@ -65,7 +66,7 @@ from numba import njit
 
 from spades_lab.engine import PlayView
 from spades_lab.engine.bits import ZERO, above, below, highest, lowest, popcount
-from spades_lab.policies.memory import suit_index, void_cards, voids_of_seat
+from spades_lab.policies.memory import seat_voids, suit_index, void_cards
 from spades_lab.policies.play import (
     BIG_BID,
     COVER,
@@ -489,11 +490,12 @@ def _expert_card(
 @njit(cache=True)
 def expert_kernel(
     hands: np.ndarray, legal: np.ndarray, seats: np.ndarray, bids: np.ndarray, won: np.ndarray,
-    on_table: np.ndarray, played: np.ndarray, history: np.ndarray, history_seats: np.ndarray, bags: np.ndarray,
+    on_table: np.ndarray, played: np.ndarray, voids: np.ndarray, bags: np.ndarray,
     players: int, position: int, trick: int, switches: int, numbers: tuple, extra: int, bag_limit: int,
     suits: tuple, spade_ace: int, spade_king: int, partnered: bool,
 ) -> np.ndarray:  # fmt: skip
-    """The `expert` card of every table of a batch (the layout of the tips' kernel, plus bags and voids).
+    """The `expert` card of every table of a batch (the layout of the tips' kernel, with the engine's shown
+    voids, `PlayView.shown_voids`, in place of the history, plus bags).
 
     `partnered` is False only in cutthroat (no partner: the seat across is an opponent, bags are the seat's)."""
     full = suits[0] | suits[1] | suits[2] | suits[3]
@@ -525,14 +527,14 @@ def expert_kernel(
         partner_voids = left_voids = right_voids = 0
         if position == 0:
             if big_bid or (read and seat_bids[LEFT] == 0 and seat_won[LEFT] == 0):
-                left_voids = voids_of_seat(history[t], history_seats[t], players, left, suits)
+                left_voids = seat_voids(voids[t], left)
             if big_bid or (read and seat_bids[RIGHT] == 0 and seat_won[RIGHT] == 0):
-                right_voids = voids_of_seat(history[t], history_seats[t], players, right, suits)
+                right_voids = seat_voids(voids[t], right)
             if (read and seat_bids[PARTNER] == 0 and seat_won[PARTNER] == 0) or (big_bid and not partnered):
-                partner_voids = voids_of_seat(history[t], history_seats[t], players, partner, suits)
+                partner_voids = seat_voids(voids[t], partner)
         elif read and position < players - 1 and _reads_fourth_seat(legal[t], position, first, second, unseen,
                                                                    extra, suits):  # fmt: skip
-            left_voids = voids_of_seat(history[t], history_seats[t], players, left, suits)
+            left_voids = seat_voids(voids[t], left)
         trumps_out = False
         if position == 0 and big_bid:
             trumps_out = _opponents_out_of_trumps(left_voids, right_voids, unseen, suits)
@@ -556,8 +558,8 @@ def expert_kernel(
                 if suit == 3 or unseen_above(card, unseen, suits) != 0:
                     break
                 if left_voids < 0:
-                    left_voids = voids_of_seat(history[t], history_seats[t], players, left, suits)
-                    right_voids = voids_of_seat(history[t], history_seats[t], players, right, suits)
+                    left_voids = seat_voids(voids[t], left)
+                    right_voids = seat_voids(voids[t], right)
                 if not (_may_ruff(left_voids, suit, unseen, suits) or _may_ruff(right_voids, suit, unseen, suits)):
                     break
                 allowed &= ~suits[suit]
@@ -587,7 +589,7 @@ def _reads_fourth_seat(
     """Whether a rule will read the fourth seat's voids: third seat when partner holds the trick, or an opponent
     does and this seat can beat it in suit (otherwise it plays low or ruffs whatever the fourth seat holds).
     The second seat reads them only when it holds a master of the led suit (`second_seat_master` asks whether
-    the fourth seat may ruff it); for its choice of ruff alone they are too seldom used to pay for the history."""
+    the fourth seat may ruff it); its choice of ruff does not read them (so its games stay those measured)."""
     if position == 1:
         return is_on(extra, SECOND_MASTER) and _held_masters(legal, first, unseen, suits) != ZERO
     following = legal & suit_of(first, suits) != ZERO
@@ -622,14 +624,9 @@ class ExpertPlay:
         rules = view.rules
         threshold = rules.bag_threshold if rules.bag_penalty_enabled else NO_PENALTY
         bag_limit = threshold - self.params.bag_margin
-        reads_second = view.position == 1 and self.params.second_seat_master and self.params.read_voids
-        if view.position in (0, 2) or reads_second:
-            history, history_seats = view.plays, view.play_seats
-        else:  # no table of the batch reads a void at this decision: skip copying the history
-            history = history_seats = np.empty((len(view), 0), dtype=np.int8)
         return expert_kernel(
             view.hand, view.legal, view.seat, view.bids, view.tricks_won, view.trick_cards, in_play(view),
-            history, history_seats, view.bags, view.players, view.position, view.trick, self.switches,
+            view.shown_voids, view.bags, view.players, view.position, view.trick, self.switches,
             self.numbers, self.extra, bag_limit, suits, spade_ace, spade_king, partnered(view),
         )  # fmt: skip
 

@@ -7,8 +7,9 @@ the trumps neither in the acting seat's hand nor played (its `unseen` trumps).
 
 The voids of one table are a 16-bit mask, bit `4 * seat + suit` set when `seat` has shown out of
 the suit block `suit` (0-2 the side suits, 3 the trumps, as in `spades_lab.cards`). The compiled
-scalar `shown_voids` serves the policy kernels; `voids_batch` is the same over a batch, for
-analysis and tests.
+scalar `shown_voids` derives them from a history; `voids_batch` is the same over a batch, for
+analysis and tests. During play the engine keeps the same mask as the cards fall
+(`PlayView.shown_voids`), which is what the expert's kernel reads.
 """
 
 from __future__ import annotations
