@@ -198,7 +198,11 @@ bidder's side minus counting's, paired by deal (95% interval). [`dd_check.csv`](
 The check is small (a `dd` bid costs {DD_WORLDS} full-deal solves): it says whether the exact bidder's points
 move with the margin the way the calibrated curve's do, not where its optimum is."""
     else:
-        check_text = "The `dd` check was not run (it runs under `expert` play only)."
+        check_text = (
+            "The `dd` check was not run (it runs under `expert` play only)."
+            if check
+            else "The `dd` check was not run this time (`main(..., check=False)`: the run was stopped for time)."
+        )
 
     def runner_up_note() -> str:
         """The best margin is a maximum over noisy points: say how far the next best is."""

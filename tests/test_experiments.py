@@ -133,23 +133,81 @@ def test_count_calibration_ols_recovers_known_weights() -> None:
         assert c - 3 * z * se < true < c + 3 * z * se and se < 0.1
 
 
+QUICK_SEED = 5
+"""A deal stream whose first deals solve fast (the suite's time budget): seed 14's deal 9 takes seconds."""
+
+
 def test_count_calibration_solves_resumes_and_fits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A tiny run: 32 deals solved in chunks, a second run to 36 solves only the 4 missing ones; the README and
-    weights are written from what is there. The shipped weights file is left alone."""
+    """A tiny run of both datasets: 12 deals solved in chunks, a second run to 14 solves only the 2 missing ones
+    of each; chunks of the old single-dataset layout (raw/deals_*) become the spades set and are not re-solved;
+    the README and the weights are written from what is there. The shipped weights file is left alone."""
     cc = importlib.import_module("count_calibration")
-    monkeypatch.setattr(cc, "CHUNK", 16)
+    monkeypatch.setattr(cc, "CHUNK", 6)
+    monkeypatch.setattr(cc, "MIN_DEALS", 12)
     monkeypatch.setattr(cc, "WEIGHTS_FILE", tmp_path / "weights.json")
     out = tmp_path / "count_calibration"
-    cc.main(out, deals=32, workers=1, minutes=5)
-    assert sorted(p.name for p in (out / "raw").glob("*.parquet")) == [
-        "deals_0000000_0000016.parquet", "deals_0000016_0000032.parquet"]  # fmt: skip
-    cc.main(out, deals=36, workers=1, minutes=5, weights=True)
-    raw = cc.solved_deals(out / "raw", cc.SEED)
-    assert list(raw["deal"]) == list(range(36)) and (out / "raw" / "deals_0000032_0000036.parquet").exists()
-    hands = np.stack([cc.deal(cc.SEED, i)[0] for i in (3, 35)])
-    assert (raw.loc[[3, 35], ["hand0", "hand1", "hand2", "hand3"]].to_numpy(dtype=np.uint64) == hands).all()
-    assert raw["side0"].between(0, 13).all()
+    cc.solve_missing(out / "raw", QUICK_SEED, 6, 1, 5, "spades", "ours")  # the old layout: raw/deals_*.parquet
+    legacy = pd.read_parquet(out / "raw" / "deals_0000000_0000006.parquet")
+    cc.main(out, deals=12, workers=1, minutes=5, seed=QUICK_SEED)
+    assert not list((out / "raw").glob("*.parquet"))
+    for rules in cc.RULES:
+        assert sorted(p.name for p in (out / "raw" / rules).glob("*.parquet")) == [
+            "deals_0000000_0000006.parquet", "deals_0000006_0000012.parquet"]  # fmt: skip
+    moved = pd.read_parquet(out / "raw" / "spades" / "deals_0000000_0000006.parquet")
+    assert moved["seconds"].equals(legacy["seconds"])  # moved, not solved again
+    cc.main(out, deals=14, workers=1, minutes=5, seed=QUICK_SEED, weights=True)
+    broken, spades = (cc.solved_deals(out / "raw" / r, QUICK_SEED) for r in cc.RULES)
+    for raw in (broken, spades):
+        assert list(raw["deal"]) == list(range(14)) and raw["side0"].between(0, 13).all()
+        hands = np.stack([cc.deal(QUICK_SEED, i)[0] for i in (3, 13)])
+        assert (raw.loc[[3, 13], ["hand0", "hand1", "hand2", "hand3"]].to_numpy(dtype=np.uint64) == hands).all()
+    assert set(broken["solver"]) == {cc.pick_solver("broken", "auto")} and set(spades["solver"]) == {"ours"}
+    assert (out / "raw" / "broken" / "deals_0000012_0000014.parquet").exists()
     readme = (out / "README.md").read_text()
-    assert "It rests on 36 deals, not the 100,000" in readme and "| ace_spade |" in readme
+    assert "It rests on 14 deals with spades broken, not the 100,000" in readme and "| ace_spade |" in readme
     weights = json.loads((tmp_path / "weights.json").read_text())
-    assert weights["deals"] == 36 and set(cc.FEATURES) <= set(weights["weights"])
+    assert weights["deals"] == 14 and weights["paired_deals"] == 14 and set(cc.FEATURES) <= set(weights["weights"])
+    # every broken deal is paired here, so broken + d is exactly the plain standard-rule fit (OLS is linear in y)
+    base, _ = cc.fits(broken, spades)
+    assert np.allclose(base.standard.coef, base.plain.coef)
+
+
+def test_count_calibration_dds_and_ours_solve_the_same_chunk(tmp_path: Path) -> None:
+    """The broken set does not depend on its solver: DDS and ours write the same deals and tricks."""
+    pytest.importorskip("endplay.dds")
+    cc = importlib.import_module("count_calibration")
+    frames = {}
+    for solver in ("dds", "ours"):
+        (tmp_path / solver).mkdir()
+        frames[solver] = pd.read_parquet(cc.solve_chunk((QUICK_SEED, 40, 46, str(tmp_path / solver), "broken", solver)))
+    same = ["deal", "leader", "side0", "hand0", "hand1", "hand2", "hand3"]
+    assert frames["dds"][same].equals(frames["ours"][same])
+    assert list(frames["dds"]["solver"]) == ["dds"] * 6 and list(frames["ours"]["solver"]) == ["ours"] * 6
+    with pytest.raises(ValueError, match="first-trick"):
+        cc.pick_solver("spades", "dds")
+
+
+def test_count_calibration_paired_correction_recovers_a_known_difference() -> None:
+    """Synthetic deals: y_broken = 1 + 0.5 a - 2 b, y_spades = y_broken + 0.25 - 0.75 a + small noise, the
+    spades value on the first 800 deals only. broken + d recovers the spades weights with intervals that cover,
+    and narrower than the plain fit on the paired deals."""
+    cc = importlib.import_module("count_calibration")
+    rng = np.random.default_rng(3)
+    n, paired = 4000, 800
+    x = pd.DataFrame({"a": rng.integers(0, 3, 2 * n).astype(float), "b": rng.normal(size=2 * n)})
+    deals = np.repeat(np.arange(n), 2)
+    y_broken = 1.0 + 0.5 * x["a"].to_numpy() - 2.0 * x["b"].to_numpy() + rng.normal(size=n).repeat(2)
+    y_spades = y_broken + 0.25 - 0.75 * x["a"].to_numpy() + 0.1 * rng.normal(size=2 * n)
+    keep = deals < paired
+    broken = cc.ols_cluster(x, y_broken, deals)
+    d = cc.ols_cluster(x[keep], y_spades[keep] - y_broken[keep], deals[keep])
+    plain = cc.ols_cluster(x[keep], y_spades[keep], deals[keep])
+    standard = cc.combine(broken, d)
+    for true, c, se in zip((1.25, -0.25, -2.0), standard.coef, standard.se):
+        assert abs(c - true) < 3 * se
+    for true, c, se in zip((0.25, -0.75, 0.0), d.coef, d.se):
+        assert abs(c - true) < 3 * se and se < 0.02
+    assert (standard.se < plain.se).all() and standard.se_added is not None
+    assert np.allclose(standard.coef, broken.coef + d.coef)
+    with pytest.raises(ValueError, match="among the base"):
+        cc.combine(d, broken)  # the correction's deals must be a subset of the base's
