@@ -42,6 +42,7 @@ from common import (
 )
 
 from spades_lab.policies.calibrated import CalibratedParams
+from spades_lab.tournament import TournamentResult
 
 NAME = "bid_margin"
 MARGINS = (-1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0)
@@ -61,7 +62,7 @@ def bidder(margin: float) -> str:
     return f"calibrated(dd_margin={margin:g})"
 
 
-def curve_runs(exp: Experiment, engine: Engine) -> dict[float, object]:
+def curve_runs(exp: Experiment, engine: Engine) -> dict[float, TournamentResult]:
     return {m: exp.run(engine, [engine.player(bidder(m)), engine.player("counting")], f"m{m:+g}", games=exp.games(engine),
                        duplicate=True) for m in MARGINS}  # fmt: skip
 

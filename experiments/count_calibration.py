@@ -714,8 +714,12 @@ def cli(argv: list[str] | None = None) -> None:
     parser.add_argument("--rules", choices=("broken", "spades", "both"), default="both",
                         help="which dataset to solve: spades broken from the start, the standard rules, or both "
                         "(broken first; default)")  # fmt: skip
-    parser.add_argument("--solver", choices=SOLVERS, default="auto",
-                        help="for the broken set: DDS (endplay) if importable (auto), or ours; spades is always ours")
+    parser.add_argument(
+        "--solver",
+        choices=SOLVERS,
+        default="auto",
+        help="for the broken set: DDS (endplay) if importable (auto), or ours; spades is always ours",
+    )
     parser.add_argument("--workers", type=int, default=1, help="spawn processes solving chunks (default 1)")
     parser.add_argument("--minutes", type=float, default=50.0, help="stop solving (between chunks) after this")
     parser.add_argument("--seed", type=int, default=SEED)

@@ -93,7 +93,10 @@ def whole_hand_lost(out) -> tuple[str, str]:
         rows.append((name, key, entry))
         if name in WHOLE_HAND_TARGETS and entry["side_hands"] > best.get(name, {}).get("side_hands", 0):
             best[name] = entry
-    lines = ["| player | DD tricks lost per side per hand, whole hand (95%) | side-hands | target |", "|---|---|---|---|"]
+    lines = [
+        "| player | DD tricks lost per side per hand, whole hand (95%) | side-hands | target |",
+        "|---|---|---|---|",
+    ]
     for name, key, entry in sorted(rows, key=lambda r: (r[0] not in WHOLE_HAND_TARGETS, r[0], -r[2]["side_hands"])):
         lines.append(f"| `{key}` | {entry['value']:.2f} ({entry['lo']:.2f} to {entry['hi']:.2f}) | "
                      f"{entry['side_hands']} | {WHOLE_HAND_TARGETS.get(name, '')} |")  # fmt: skip
