@@ -256,6 +256,34 @@ SCENARIOS += [
 ]
 
 
+DEFAULT_OFF = {"short_suit_first"}  # measured not better (see docs/strategies.md); tested by SHORT_SUIT_ROWS
+
+# `short_suit_first`, seat 0 leading the first trick, bids 3 each (nobody's contract made, no nil): the tips'
+# lead is the AH (a side master, from the suit with the most unseen cards; spades are not broken).
+SHORT_HAND = "AH 9H 8H 7H 5C 6C 9D 8D 7D 6D 2S 3S 4S"
+SHORT_SUIT_ROWS = [
+    # (hand of seat 0, bids, card with the switch on, card with it off, working)
+    (SHORT_HAND, [3, 3, 3, 3], "5C", "AH",
+     "three trumps held, trumps unseen, clubs a doubleton without a master: the 5C, towards a club void"),
+    ("AH 9H 8H 7H 5C 6C 9D 8D 7D 6D 5D 4D 2S", [3, 3, 3, 3], "AH", "AH",
+     "one trump only: no ruffs to come from a void, the master is cashed"),
+    ("AH 9H 8H 7H 5C 6C 4C 9D 8D 7D 2S 3S 4S", [3, 3, 3, 3], "AH", "AH",
+     "no side suit of one or two cards: the master is cashed"),
+    ("AH 9H 8H 7H KC 6C 9D 8D 7D 6D 2S 3S 4S", [3, 3, 3, 3], "6C", "AH",
+     "the doubleton K-6 of clubs is not a master (the AC is unseen): its low card, the 6C"),
+    (SHORT_HAND, [3, 0, 3, 3], "6D", "6D",
+     "seat 1's live nil: tip 9 leads the lowest card of the longest suit, the switch is silent"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("hand, bids, on_card, off_card, working", SHORT_SUIT_ROWS,
+                         ids=[row[4][:40] for row in SHORT_SUIT_ROWS])  # fmt: skip
+def test_short_suit_first(hand: str, bids: list[int], on_card: str, off_card: str, working: str) -> None:
+    spot = position(0, {0: hand}, bids, [])
+    assert decide("counting+expert(+short_suit_first)", spot) == {"seat": 0, "card": on_card}, working
+    assert decide("counting+expert", spot) == {"seat": 0, "card": off_card}
+
+
 def expert(off: str = "") -> str:
     return "counting+expert" + (f"({', '.join('-' + s for s in off.split(','))})" if off else "")
 
@@ -273,10 +301,10 @@ def test_every_addition_has_a_switch_and_a_scenario() -> None:
     assert EXPERT_SWITCHES == (
         "read_voids", "spare_partner_winner", "third_hand_high", "second_seat_ruff", "cover_honour",
         "keep_setting", "keep_stoppers", "safe_coverage", "hunt_nil_by_voids", "second_seat_master",
-        "no_master_into_ruff",
+        "no_master_into_ruff", "short_suit_first",
     )  # fmt: skip
-    assert all(getattr(ExpertParams(), name) is True for name in EXPERT_SWITCHES)
-    tested = {name for s in SCENARIOS for name in s.off.split(",")}
+    assert all(getattr(ExpertParams(), name) is (name not in DEFAULT_OFF) for name in EXPERT_SWITCHES)
+    tested = {name for s in SCENARIOS for name in s.off.split(",")} | {"short_suit_first"}
     assert set(EXPERT_SWITCHES) <= tested
     # the tips' switches and numbers are the expert's too, with the same defaults
     assert all(getattr(ExpertParams(), f.name) == f.default for f in fields(TipsParams))
