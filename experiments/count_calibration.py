@@ -107,33 +107,17 @@ def pick_solver(rules: str, solver: str) -> str:
     return solver
 
 
-_PBN_SUITS = "SHDC"
-
-
-def _pbn(hands: np.ndarray) -> str:
-    """The deal in PBN, seat 0 as North and the seats clockwise (endplay's Player(i) is our seat i)."""
-    from spades_lab.cards import STANDARD_DECK
-
-    parts = []
-    for mask in hands:
-        by_suit: dict[str, list[str]] = {s: [] for s in _PBN_SUITS}
-        for card in range(51, -1, -1):  # ranks high to low within each suit block
-            if int(mask) >> card & 1:
-                label = STANDARD_DECK.cards[card]
-                by_suit[label[-1]].append(label[:-1].replace("10", "T"))
-        parts.append(".".join("".join(by_suit[s]) for s in _PBN_SUITS))
-    return "N:" + " ".join(parts)
-
-
 def dds_side0(hands: np.ndarray, leaders: np.ndarray) -> np.ndarray:
     """Side 0's DD tricks of each full deal by DDS, spades trumps and broken from the start, one thread."""
     from endplay.dds import solve_board
     from endplay.dds.solve import SolveMode
     from endplay.types import Deal, Denom, Player
 
+    from spades_lab.dd.bench import pbn
+
     out = np.empty(len(hands), dtype=np.int64)
     for i, (masks, leader) in enumerate(zip(hands, leaders)):
-        board = Deal(_pbn(masks), first=Player(int(leader)), trump=Denom.spades)
+        board = Deal(pbn(masks), first=Player(int(leader)), trump=Denom.spades)
         # OptimalOne: the value of the deal (one best card), for the side on lead
         best = max(v for _, v in solve_board(board, SolveMode.OptimalOne))
         out[i] = best if leader % 2 == 0 else 13 - best

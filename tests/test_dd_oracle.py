@@ -18,6 +18,7 @@ import pytest
 
 from spades_lab import dd
 from spades_lab.cards import STANDARD_DECK
+from spades_lab.dd.bench import pbn
 
 endplay_types = pytest.importorskip("endplay.types")
 endplay_dds = pytest.importorskip("endplay.dds")
@@ -35,21 +36,13 @@ def _deal(rng: np.random.Generator, size: int) -> list[int]:
     return [sum(1 << int(c) for c in perm[i * size : (i + 1) * size]) for i in range(4)]
 
 
-def _pbn(masks: list[int]) -> str:
-    hands = []
-    for m in masks:
-        labels = STANDARD_DECK.labels(m)
-        hands.append(".".join("".join(lab[0] for lab in labels if lab[1] == s) for s in "SHDC"))
-    return "N:" + " ".join(hands)
-
-
 def _label(card) -> str:
     rank = card.rank.name[1:]
     return rank + card.suit.name[0].upper()
 
 
 def _dds_best(masks: list[int], leader: int) -> int:
-    deal = endplay_types.Deal(_pbn(masks), first=endplay_types.Player(leader), trump=endplay_types.Denom.spades)
+    deal = endplay_types.Deal(pbn(masks), first=endplay_types.Player(leader), trump=endplay_types.Denom.spades)
     return max(tricks for _, tricks in endplay_dds.solve_board(deal))
 
 
@@ -64,7 +57,7 @@ def test_tricks_agree_with_dds_for_every_leader() -> None:
         for leader in range(4):
             want = _dds_best(masks, leader)
             got = ours[leader, leader % 2]
-            assert got == want, (_pbn(masks), leader, ours[leader].tolist(), want)
+            assert got == want, (pbn(masks), leader, ours[leader].tolist(), want)
             checked += 1
     assert checked == 4 * COUNT
 
@@ -78,7 +71,7 @@ def test_card_values_agree_with_dds_mid_trick() -> None:
         size = _sizes(rng)
         masks = _deal(rng, size)
         leader = int(rng.integers(4))
-        deal = endplay_types.Deal(_pbn(masks), first=endplay_types.Player(leader), trump=endplay_types.Denom.spades)
+        deal = endplay_types.Deal(pbn(masks), first=endplay_types.Player(leader), trump=endplay_types.Denom.spades)
         hands = list(masks)
         trick: list[int] = []
         for j in range(int(rng.integers(0, 4))):
@@ -95,9 +88,9 @@ def test_card_values_agree_with_dds_mid_trick() -> None:
         values = dd.card_values(np.array([hands], dtype=np.uint64), row, leader, True, solver=solver)[0]
         got = {deck.cards[c]: int(values[c]) for c in range(52) if values[c] >= 0}
         # DDS lists one card of each run of equivalent cards; each must match ours
-        assert set(want) <= set(got), (_pbn(masks), trick)
+        assert set(want) <= set(got), (pbn(masks), trick)
         for label, tricks in want.items():
-            assert got[label] == tricks, (_pbn(masks), [deck.cards[c] for c in trick], label, got, want)
+            assert got[label] == tricks, (pbn(masks), [deck.cards[c] for c in trick], label, got, want)
 
 
 def test_full_deals_agree_with_dds() -> None:
@@ -109,5 +102,5 @@ def test_full_deals_agree_with_dds() -> None:
         ours = dd.solve([masks] * 2, np.arange(2), broken=True, solver=solver)
         for leader in range(2):
             want = _dds_best(masks, leader)
-            assert ours[leader, leader % 2] == want, (_pbn(masks), leader, ours[leader].tolist(), want)
+            assert ours[leader, leader % 2] == want, (pbn(masks), leader, ours[leader].tolist(), want)
             assert ours[leader].sum() == 13

@@ -9,6 +9,7 @@ is cleared before every deal (outside the clock) so no deal is helped by the one
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -28,7 +29,9 @@ def random_deals(n: int, seed: int) -> np.ndarray:
     return out
 
 
-def _pbn(masks: np.ndarray) -> str:
+def pbn(masks: Sequence[int] | np.ndarray) -> str:
+    """A standard-deck deal (one card mask per seat) in PBN, seat 0 as North and the seats clockwise, the form
+    DDS (through endplay) reads: endplay's `Player(i)` is our seat i."""
     hands = []
     for m in masks:
         labels = STANDARD_DECK.labels(int(m))
@@ -80,7 +83,7 @@ def dd_bench(n: int, seed: int) -> dict[str, float | int]:
         cpu_ms.append((time.thread_time() - cpu) * 1000)
         nodes.append(solver.stats()["nodes"])
         if have_dds:
-            deal = Deal(_pbn(deals[t]), first=Player.north, trump=Denom.spades)
+            deal = Deal(pbn(deals[t]), first=Player.north, trump=Denom.spades)
             start, cpu = time.perf_counter(), time.thread_time()
             # OptimalOne asks DDS our question (the value of the deal, one best card); its default
             # mode values every card of the leader, about three times the work, which flatters us
