@@ -45,29 +45,6 @@ def shown_voids(history: np.ndarray, seats: np.ndarray, players: int, suits: tup
     return voids
 
 
-@njit(cache=True)
-def voids_of_seat(history: np.ndarray, seats: np.ndarray, players: int, seat: int, suits: tuple) -> int:
-    """`seat`'s 4-bit mask of shown voids (bit = suit block), reading only its own play to each trick.
-
-    The same bits as `seat_voids(shown_voids(...), seat)` at a quarter of the work: the policies
-    ask for one or two seats per decision, not all four.
-    """
-    voids = 0
-    if seat < 0:
-        return 0
-    for lead in range(0, history.shape[0], players):
-        offset = seat - seats[lead]  # where `seat` played in this trick (no modulo: it costs a division)
-        if offset < 0:
-            offset += players
-        i = lead + offset
-        if offset == 0 or i >= history.shape[0]:
-            continue
-        led = suit_index(history[lead], suits)
-        if (ONE << np.uint64(history[i])) & suits[led] == ZERO:
-            voids |= 1 << led
-    return voids
-
-
 @njit(cache=True, inline="always")
 def seat_voids(voids: int, seat: int) -> int:
     """The 4-bit mask of suits `seat` has shown out of (bit = suit block); 0 for seat -1."""

@@ -47,7 +47,6 @@ from spades_lab.engine.scoring import score_hands
 from spades_lab.engine.state import FIRST_PLAY_DECISION
 from spades_lab.engine.views import ViewContext
 from spades_lab.policies.expert import ExpertParams, ExpertPlay
-from spades_lab.policies.memory import voids_batch
 from spades_lab.policies.nilsearch import nil_broken_values
 from spades_lab.policies.registry import register
 from spades_lab.policies.worlds import sample_worlds, world_keys
@@ -166,7 +165,7 @@ class PimcPlay:
         seat = view.seat[rows].astype(np.int64)
         hand = view.hand[rows]
         played = view.played[rows]
-        plays, play_seats = view.plays[rows], view.play_seats[rows]
+        play_seats = view.play_seats[rows]
         m = len(rows)
         full = np.uint64(sum(int(x) for x in deck.suit_masks))
         unseen = full & ~(played | hand)
@@ -174,7 +173,7 @@ class PimcPlay:
         held = 13 - np.stack([(play_seats == s).sum(axis=1) for s in range(4)], axis=1)
         room = held.astype(np.int64)
         room[np.arange(m), seat] = 0
-        voids = voids_batch(plays, play_seats, 4, deck)
+        voids = view.shown_voids[rows]  # kept by the engine as the cards fall
         masks = np.asarray(deck.suit_masks, dtype=np.uint64)
         forbidden = np.zeros((m, 4), dtype=np.uint64)
         for s in range(4):
