@@ -646,12 +646,13 @@ def checked_plays(player: str, hands: int, seed: int) -> dict[str, np.ndarray]:
     Four `player` seats play `hands` single hands (replayed from their logs, as the solver's inputs for
     `strong_pimc.py lost` and `strong_players.dd_tricks_lost`). Per play: the four unplayed hands, the trick so far,
     its leader, spades broken, the card played, its side-hand (2 * hand + side), trick number (0-12)
-    and position in the trick (0 lead .. 3 fourth).
+    and position in the trick (0 lead .. 3 fourth), the hand's four bids and each seat's tricks won so far.
     """
     rules = sl.Rules()
     deck = sl.cards.deck_for(rules.deck)
     trumps = int(deck.suit_masks[3])
-    rows: dict[str, list] = {k: [] for k in ("hands", "trick", "leader", "broken", "card", "side_hand", "t", "pos")}
+    names = ("hands", "trick", "leader", "broken", "card", "side_hand", "t", "pos", "bids", "won")
+    rows: dict[str, list] = {k: [] for k in names}
     hand_index = 0
     for log in sl.simulate_hands(rules, sl.make_players(player), hands, seed):
         for r in range(len(log)):
@@ -677,6 +678,8 @@ def checked_plays(player: str, hands: int, seed: int) -> dict[str, np.ndarray]:
                             ("side_hand", 2 * hand_index + side),
                             ("t", t),
                             ("pos", k),
+                            ("bids", bids),
+                            ("won", won.copy()),
                         ):
                             rows[key].append(value)  # fmt: skip
                     held[who[k]] &= ~(1 << cards[k])

@@ -102,15 +102,16 @@ def tally(out: Path) -> None:
 
 
 def _lost_chunk(args: tuple[np.ndarray, ...]) -> np.ndarray:
-    """DD tricks lost by each play of one hand: best card's value minus the played card's, on the true deal.
+    """[plays, 52] DD value of every card at each play of one hand, on the true deal (-1: not legal).
 
-    A fresh solver table per hand, so the figures do not depend on how hands are spread over workers.
+    The loss of a play is the best value minus the played card's; the whole row is kept so that other
+    rules can be valued offline on the same plays. A fresh solver table per hand, so the figures do not
+    depend on how hands are spread over workers.
     """
-    hands, trick, leader, broken, card = args
+    hands, trick, leader, broken = args
     solver = _LOST_SOLVER.setdefault("solver", dd.Solver(sl.Rules()))
     solver.clear()
-    values = dd.card_values(hands, trick, leader, broken, solver=solver).astype(np.int64)
-    return values.max(axis=1) - values[np.arange(len(card)), card]
+    return dd.card_values(hands, trick, leader, broken, solver=solver)
 
 
 _LOST_SOLVER: dict[str, dd.Solver] = {}
@@ -153,8 +154,8 @@ def lost(hands: int, players: list[str], workers: int, tag: str = "", out: Path 
     cell the mean over side-hands of that cell's sum (the cells add up to the total). `tag` keys the
     result as `NAME [TAG]` (a larger sample beside the 60-hand one). The result is saved every `every`
     hands checked, over the hands done so far (the first hands of the seed, in order), so a run stopped
-    early still leaves its figure; with `out`, every checked play and its loss go to `out/lost_N.npz`
-    for other breakdowns. `play_s` is the time of play alone.
+    early still leaves its figure; with `out`, every checked play, its loss and every card's DD value go
+    to `out/lost_N.npz` for other breakdowns. `play_s` is the time of play alone.
     """
     path = OUT / "pimc_lost.json"
     data = json.loads(path.read_text()) if path.exists() else {}
@@ -166,14 +167,17 @@ def lost(hands: int, players: list[str], workers: int, tag: str = "", out: Path 
         hand_of = rows["side_hand"] // 2
         chunks = [np.flatnonzero(hand_of == h) for h in range(int(rows["n_hands"]))]
         checked = [h for h, c in enumerate(chunks) if len(c)]
-        tasks = [tuple(rows[k][chunks[h]] for k in ("hands", "trick", "leader", "broken", "card")) for h in checked]
+        tasks = [tuple(rows[k][chunks[h]] for k in ("hands", "trick", "leader", "broken")) for h in checked]
         key = f"{name} [{tag}]" if tag else name
         loss = np.zeros(len(rows["card"]), dtype=np.int64)
+        values = np.full((len(rows["card"]), 52), -1, dtype=np.int8)
         pool = mp.get_context("spawn").Pool(workers) if workers > 1 else None
         try:
             parts = pool.imap(_lost_chunk, tasks, chunksize=1) if pool else map(_lost_chunk, tasks)
             for i, part in enumerate(parts):
-                loss[chunks[checked[i]]] = part
+                plays = chunks[checked[i]]
+                values[plays] = part
+                loss[plays] = part.max(axis=1).astype(np.int64) - part[np.arange(len(plays)), rows["card"][plays]]
                 last = i == len(tasks) - 1
                 if (i + 1) % every and not last:
                     continue
@@ -193,7 +197,7 @@ def lost(hands: int, players: list[str], workers: int, tag: str = "", out: Path 
                 if out is not None:
                     keep = rows["side_hand"] < 2 * done
                     arrays: dict[str, Any] = {k: v[keep] if v.ndim else v for k, v in rows.items()}
-                    arrays |= {"loss": loss[keep], "done": np.array(done), "key": np.array(key)}
+                    arrays |= {"loss": loss[keep], "values": values[keep], "done": np.array(done), "key": np.array(key)}
                     np.savez(out / f"lost_{list(data).index(key)}.npz", **arrays)
         finally:
             if pool:
