@@ -256,7 +256,7 @@ SCENARIOS += [
 ]
 
 
-DEFAULT_OFF = {"short_suit_first"}  # measured not better (see docs/strategies.md); tested by SHORT_SUIT_ROWS
+DEFAULT_OFF = {"short_suit_first", "lead_model"}  # see docs/strategies.md; tested by SHORT_SUIT_ROWS, LEAD_MODEL_ROWS
 
 # `short_suit_first`, seat 0 leading the first trick, bids 3 each (nobody's contract made, no nil): the tips'
 # lead is the AH (a side master, from the suit with the most unseen cards; spades are not broken).
@@ -284,6 +284,33 @@ def test_short_suit_first(hand: str, bids: list[int], on_card: str, off_card: st
     assert decide("counting+expert", spot) == {"seat": 0, "card": off_card}
 
 
+# `lead_model`, seat 0 leading the first trick with the shipped weights (data/expert_leads.json). The expert's
+# card is a side master (the AC, from the suit with most unseen cards); the model scores each other option
+# from the bids and the hand (scores worked out with `leads.lead_inputs` and `leads.lead_weights`).
+MODEL_HAND = "AC QC 8C 4C KD JD 2D QH 8H 5H QS 8S 2S"
+LEAD_MODEL_ROWS = [
+    # (hand of seat 0, bids, player, card, working)
+    (MODEL_HAND, [2, 3, 4, 3], "counting+expert(+lead_model)", "2D",
+     "our side bid 6 against 6, partner 4: short_low (the 2D, diamonds K-J-2 the shortest suit without a"
+     " master, tied with hearts: diamonds first) scores +0.066 >= lead_margin 0.05, the best option"),
+    (MODEL_HAND, [3, 3, 3, 3], "counting+expert(+lead_model)", "AC",
+     "bids 3 each: short_low scores +0.045, under the margin: the expert's AC stays"),
+    (MODEL_HAND, [3, 3, 3, 3], "counting+expert(+lead_model, lead_margin=0.04)", "2D",
+     "the same position with a margin of 0.04: the 2D"),
+    (MODEL_HAND, [2, 3, 0, 3], "counting+expert(+lead_model)", "AC",
+     "partner's live nil: the model is silent (safe_coverage leads the AC, a master)"),
+    ("6C 2C AD 9D 7D AH 4H KS JS 9S 7S 6S 4S", [6, 3, 3, 2], "counting+expert(+lead_model)", "2C",
+     "bid 9 against 5 holding six trumps: short_low (the 2C of the doubleton 6-2) scores +0.095 over the AH"),
+    (MODEL_HAND, [2, 3, 4, 3], "counting+expert", "AC", "the default (off): the AC"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("hand, bids, player, card, working", LEAD_MODEL_ROWS,
+                         ids=[row[4][:40] for row in LEAD_MODEL_ROWS])  # fmt: skip
+def test_lead_model(hand: str, bids: list[int], player: str, card: str, working: str) -> None:
+    assert decide(player, position(0, {0: hand}, bids, [])) == {"seat": 0, "card": card}, working
+
+
 def expert(off: str = "") -> str:
     return "counting+expert" + (f"({', '.join('-' + s for s in off.split(','))})" if off else "")
 
@@ -301,10 +328,10 @@ def test_every_addition_has_a_switch_and_a_scenario() -> None:
     assert EXPERT_SWITCHES == (
         "read_voids", "spare_partner_winner", "third_hand_high", "second_seat_ruff", "cover_honour",
         "keep_setting", "keep_stoppers", "safe_coverage", "hunt_nil_by_voids", "second_seat_master",
-        "no_master_into_ruff", "short_suit_first",
+        "no_master_into_ruff", "short_suit_first", "lead_model",
     )  # fmt: skip
     assert all(getattr(ExpertParams(), name) is (name not in DEFAULT_OFF) for name in EXPERT_SWITCHES)
-    tested = {name for s in SCENARIOS for name in s.off.split(",")} | {"short_suit_first"}
+    tested = {name for s in SCENARIOS for name in s.off.split(",")} | DEFAULT_OFF
     assert set(EXPERT_SWITCHES) <= tested
     # the tips' switches and numbers are the expert's too, with the same defaults
     assert all(getattr(ExpertParams(), f.name) == f.default for f in fields(TipsParams))

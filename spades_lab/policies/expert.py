@@ -2,7 +2,7 @@
 
 `tips` is the cheat sheet's player and stays exactly as the sheet says. `expert` plays the same
 cards wherever its own additions are silent (it calls the same compiled tips code), and each
-addition is a switch, on by default (one, `short_suit_first`, measured and left off), so that an experiment can measure what each one is worth:
+addition is a switch, on by default (two, `short_suit_first` and `lead_model`, measured and left off), so that an experiment can measure what each one is worth:
 
 - `read_voids` (memory, `spades_lab.policies.memory`): every seat's shown voids, from the plays
   this seat has seen (the engine keeps them as cards are played: `PlayView.shown_voids`). Off, the
@@ -41,6 +41,14 @@ addition is a switch, on by default (one, `short_suit_first`, measured and left 
   cashes a side master, lead the lowest card of the shortest other side suit of one or two cards without a
   master instead: the master's trick waits, the short suit is emptied to ruff in. Measured with the solver
   (240 hands, paired): DD loss 1.63 -> 1.56, -0.065 (-0.159 to +0.030), not a clear fall, so it stays off.
+- `lead_model` (leading, off by default): while the side is short of its contract (partnerships, both
+  partners bid a number, no nil live, before tip 11's last tricks), the lead chosen so far is compared with
+  six other kinds of lead (the low or high card of the shortest side suit without a master, the low card of
+  the longest one, the low trump, a side master, the trump master) by a linear model of their double-dummy
+  gain, fitted on saved DD values of the expert's own leads (`spades_lab.policies.leads`, weights in
+  `data/expert_leads.json`); the best option held replaces the card when its predicted gain reaches
+  `lead_margin` tricks. Measured: the changed leads gain DD tricks on held-out hands, but later plays
+  give most of it back (docs/players.md), so it stays off.
 - `keep_setting` (trick arithmetic): once the side's contract is made, tip 7 ducks every trick.
   With this switch the seat keeps playing to win while the opponents are still short of their
   contract and can still make it, unless the side's bags plus its overtricks are within
@@ -71,6 +79,7 @@ from numba import njit
 
 from spades_lab.engine import PlayView
 from spades_lab.engine.bits import ZERO, above, below, highest, lowest, popcount
+from spades_lab.policies.leads import WIDTH, lead_weights, model_lead
 from spades_lab.policies.memory import seat_voids, suit_index, void_cards
 from spades_lab.policies.play import (
     BIG_BID,
@@ -134,15 +143,17 @@ class ExpertParams(TipsParams):
     second_seat_master: bool = True  # second seat following: win with the cheapest master when no ruff threatens
     no_master_into_ruff: bool = True  # leading: no side master in a suit an opponent has shown out of and may ruff
     short_suit_first: bool = False  # leading with trumps, side short: a short side suit's low card before a master
+    lead_model: bool = False  # leading, side short: another kind of lead when the fitted DD model predicts a gain
     bag_margin: int = 2  # keep_setting stops when bags + overtricks >= bag threshold - bag_margin
+    lead_margin: float = 0.05  # lead_model: predicted DD tricks per lead an option must gain over the expert's card
 
 
 EXPERT_SWITCHES = tuple(f.name for f in fields(ExpertParams) if f.type == "bool" and f.name not in SWITCHES)
 (
     READ_VOIDS, SPARE, THIRD_HIGH, SECOND_RUFF, COVER_HONOUR, KEEP_SETTING, KEEP_STOPPERS, SAFE_COVER, HUNT_VOIDS,
-    SECOND_MASTER, NO_MASTER_RUFF, SHORT_FIRST,
-) = range(12)  # fmt: skip
-assert len(EXPERT_SWITCHES) == 12, "keep the kernel's constants in step with ExpertParams"
+    SECOND_MASTER, NO_MASTER_RUFF, SHORT_FIRST, LEAD_MODEL,
+) = range(13)  # fmt: skip
+assert len(EXPERT_SWITCHES) == 13, "keep the kernel's constants in step with ExpertParams"
 
 NO_PENALTY = 1 << 30
 """The bag threshold used when the rules have no bag penalty: bags never stop `keep_setting`."""
@@ -528,12 +539,13 @@ def expert_kernel(
     hands: np.ndarray, legal: np.ndarray, seats: np.ndarray, bids: np.ndarray, won: np.ndarray,
     on_table: np.ndarray, played: np.ndarray, voids: np.ndarray, bags: np.ndarray,
     players: int, position: int, trick: int, switches: int, numbers: tuple, extra: int, bag_limit: int,
-    suits: tuple, spade_ace: int, spade_king: int, partnered: bool,
+    suits: tuple, spade_ace: int, spade_king: int, partnered: bool, weights: np.ndarray, lead_margin: float,
 ) -> np.ndarray:  # fmt: skip
     """The `expert` card of every table of a batch (the layout of the tips' kernel, with the engine's shown
     voids, `PlayView.shown_voids`, in place of the history, plus bags).
 
-    `partnered` is False only in cutthroat (no partner: the seat across is an opponent, bags are the seat's)."""
+    `partnered` is False only in cutthroat (no partner: the seat across is an opponent, bags are the seat's).
+    `weights` and `lead_margin` are `lead_model`'s (see `spades_lab.policies.leads.model_lead`)."""
     full = suits[0] | suits[1] | suits[2] | suits[3]
     out = np.empty(hands.shape[0], dtype=np.int64)
     read = is_on(extra, READ_VOIDS)
@@ -609,6 +621,14 @@ def expert_kernel(
                 if card_bit(other) & allowed == ZERO:
                     break  # a rule that reads the hand, not the legal cards (tip 11): keep its card
                 out[t] = other
+        if (
+            position == 0 and players == 4 and partnered and is_on(extra, LEAD_MODEL) and not nil_live
+            and seat_bids[ME] > 0 and seat_bids[PARTNER] > 0 and seat_won[ME] + seat_won[PARTNER] < seat_bids[ME]
+            + seat_bids[PARTNER] and popcount(hands[t]) > numbers[LAST_TRICKS]
+        ):  # fmt: skip
+            seen = (0, seat_voids(voids[t], partner), seat_voids(voids[t], left), seat_voids(voids[t], right))
+            out[t] = model_lead(weights, lead_margin, out[t], hands[t], legal[t], unseen, trick, seat_bids, seat_won,
+                                seen, suits)  # fmt: skip
     return out
 
 
@@ -654,6 +674,7 @@ class ExpertPlay:
         self.switches = sum(1 << i for i, name in enumerate(SWITCHES) if getattr(params, name))
         self.numbers = tuple(int(getattr(params, name)) for name in NUMBERS)
         self.extra = sum(1 << i for i, name in enumerate(EXPERT_SWITCHES) if getattr(params, name))
+        self.weights = lead_weights() if params.lead_model else np.zeros((6, WIDTH + 1))
 
     def play(self, view: PlayView) -> np.ndarray:
         suits, spade_ace, spade_king = kernel_deck(view.deck)
@@ -663,7 +684,8 @@ class ExpertPlay:
         return expert_kernel(
             view.hand, view.legal, view.seat, view.bids, view.tricks_won, view.trick_cards, in_play(view),
             view.shown_voids, view.bags, view.players, view.position, view.trick, self.switches,
-            self.numbers, self.extra, bag_limit, suits, spade_ace, spade_king, partnered(view),
+            self.numbers, self.extra, bag_limit, suits, spade_ace, spade_king, partnered(view), self.weights,
+            float(self.params.lead_margin),
         )  # fmt: skip
 
 

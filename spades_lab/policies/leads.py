@@ -1,0 +1,218 @@
+"""A lead preference learned from double-dummy data: which kind of card to lead, by what the leader sees.
+
+The expert's own leads (the tips' lead rules and its additions) cost two thirds of its double-dummy
+loss, mostly by cashing side masters early. No single other kind of lead does better on average
+(measured: replacing every master cash by a short-suit lead gains nothing on another seed), but some
+situations favour another kind, and the bids and the trick count tell which. The `lead_model` switch of
+the expert scores, at each lead it may change, six other *options* (`LEAD_OPTIONS`): the low or the high
+card of the shortest side suit without a master, the low card of the longest such suit, the low trump,
+the side master of the suit with the most unseen cards, the trump master. Each option's score is a
+linear prediction of its double-dummy gain over the expert's own card from `FEATURES` (what the leader
+sees: trick number, tricks the side needs, sure winners, trumps held and unseen, suit lengths, shown
+voids, the four bids, the opponents' needs), each feature also crossed with the kind of card the expert
+chose (trump master, other trump, side master, other side card). The best-scoring option held is led
+when its score reaches `lead_margin` tricks; otherwise the expert's card stays.
+
+The weights ship in `data/expert_leads.json`; experiments/fit_expert_leads.py fits them (ridge
+regression) from the per-play DD values saved by `strong_pimc.py lost --out` and reports the gain on
+held-out hands.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+
+import numpy as np
+from numba import njit
+
+from spades_lab.engine.bits import ZERO, highest, lowest, popcount
+from spades_lab.policies.play import card_bit, unseen_above
+
+LEADS_RESOURCE = "expert_leads.json"
+"""The fitted weights, in `spades_lab/policies/data/` (written by experiments/fit_expert_leads.py --write)."""
+
+LEAD_OPTIONS = ("keep", "short_low", "short_high", "long_low", "low_trump", "side_master", "trump_master")
+KEEP, SHORT_LOW, SHORT_HIGH, LONG_LOW, LOW_TRUMP, SIDE_MASTER, TRUMP_MASTER = range(7)
+FEATURES = (
+    "trick", "needed", "sure_winners", "slack", "trumps", "unseen_trumps", "shortest_without_master",
+    "suits_with_master", "opponent_void", "partner_void", "my_bid", "partner_bid", "their_contract",
+    "their_needed", "cards", "trump_master",
+)  # fmt: skip
+KINDS = ("trump_master", "other_trump", "side_master", "other_side")
+WIDTH = len(FEATURES) * (1 + len(KINDS)) + len(KINDS)
+"""The model's inputs: the features, each feature times each kind indicator, the kind indicators."""
+
+
+@njit(cache=True)
+def sure_winners(hand: np.uint64, unseen: np.uint64, suits: tuple) -> int:
+    """Per suit, the top cards held while no unseen card of the suit outranks them."""
+    count = 0
+    for s in range(4):
+        mine = hand & suits[s]
+        out = unseen & suits[s]
+        while mine != ZERO and highest(mine) > highest(out):
+            count += 1
+            mine &= ~card_bit(highest(mine))
+    return count
+
+
+@njit(cache=True)
+def _short_suit(legal: np.uint64, unseen: np.uint64, suits: tuple, longest: bool) -> int:
+    """The shortest (or longest) side suit of the legal cards whose top card is not a master; -1 if none.
+
+    Ties go to the lower suit for the shortest, to the higher suit for the longest."""
+    pick, pick_length = -1, -1
+    for s in range(3):
+        mine = legal & suits[s]
+        if mine == ZERO or unseen_above(highest(mine), unseen, suits) == 0:
+            continue
+        length = popcount(mine)
+        if pick < 0 or (length < pick_length if not longest else length >= pick_length):
+            pick, pick_length = s, length
+    return pick
+
+
+@njit(cache=True)
+def lead_option(option: int, card: int, legal: np.uint64, unseen: np.uint64, suits: tuple) -> int:
+    """The card an option leads (`card` for KEEP), or -1 when the seat holds no such card."""
+    if option == KEEP:
+        return card
+    if option == SHORT_LOW or option == SHORT_HIGH or option == LONG_LOW:
+        suit = _short_suit(legal, unseen, suits, option == LONG_LOW)
+        if suit < 0:
+            return -1
+        mine = legal & suits[suit]
+        return highest(mine) if option == SHORT_HIGH else lowest(mine)
+    trumps = legal & suits[3]
+    if option == LOW_TRUMP:
+        return lowest(trumps) if trumps != ZERO else -1
+    if option == TRUMP_MASTER:
+        top = highest(trumps)
+        return top if trumps != ZERO and unseen_above(top, unseen, suits) == 0 else -1
+    pick, pick_out = -1, -1  # SIDE_MASTER: as the tips' default lead, from the suit with most unseen cards
+    for s in range(3):
+        top = highest(legal & suits[s])
+        if top >= 0 and unseen_above(top, unseen, suits) == 0 and popcount(unseen & suits[s]) > pick_out:
+            pick, pick_out = top, popcount(unseen & suits[s])
+    return pick
+
+
+@njit(cache=True)
+def card_kind(card: int, unseen: np.uint64, suits: tuple) -> int:
+    """0 trump master, 1 other trump, 2 side master, 3 other side card."""
+    master = unseen_above(card, unseen, suits) == 0
+    if card_bit(card) & suits[3] != ZERO:
+        return 0 if master else 1
+    return 2 if master else 3
+
+
+@njit(cache=True)
+def lead_inputs(
+    card: int, hand: np.uint64, legal: np.uint64, unseen: np.uint64, trick: int, bids: tuple, won: tuple,
+    voids: tuple, suits: tuple,
+) -> np.ndarray:  # fmt: skip
+    """The model's `WIDTH` inputs at a lead of `card` (`bids`, `won`, `voids`: me, partner, left, right)."""
+    x = np.zeros(len(FEATURES))
+    needed = bids[0] + bids[1] - won[0] - won[1]
+    sure = sure_winners(hand, unseen, suits)
+    short = _short_suit(legal, unseen, suits, False)
+    x[0] = trick
+    x[1] = needed
+    x[2] = sure
+    x[3] = needed - sure
+    x[4] = popcount(hand & suits[3])
+    x[5] = popcount(unseen & suits[3])
+    x[6] = 4 if short < 0 else min(popcount(legal & suits[short]), 4)
+    opponents = voids[2] | voids[3]
+    for s in range(3):
+        mine = legal & suits[s]
+        if mine == ZERO:
+            continue
+        if unseen_above(highest(mine), unseen, suits) == 0:
+            x[7] += 1.0
+        x[8] = 1.0 if (opponents >> s) & 1 == 1 else x[8]
+        x[9] = 1.0 if (voids[1] >> s) & 1 == 1 and (voids[1] >> 3) & 1 == 0 else x[9]
+    x[10] = bids[0]
+    x[11] = bids[1]
+    x[12] = bids[2] + bids[3]
+    x[13] = bids[2] + bids[3] - won[2] - won[3]
+    x[14] = popcount(hand)
+    trumps = hand & suits[3]
+    x[15] = 1.0 if trumps != ZERO and unseen_above(highest(trumps), unseen, suits) == 0 else 0.0
+    kind = card_kind(card, unseen, suits)
+    out = np.zeros(WIDTH)
+    n = len(FEATURES)
+    out[:n] = x
+    out[n * (1 + kind) : n * (2 + kind)] = x
+    out[n * (1 + len(KINDS)) + kind] = 1.0
+    return out
+
+
+@njit(cache=True)
+def model_lead(
+    weights: np.ndarray, margin: float, card: int, hand: np.uint64, legal: np.uint64, unseen: np.uint64,
+    trick: int, bids: tuple, won: tuple, voids: tuple, suits: tuple,
+) -> int:  # fmt: skip
+    """The option card of best predicted DD gain over `card` when it reaches `margin`; else `card`.
+
+    `weights` is [options - 1, WIDTH + 1]: one row per option but KEEP, the last column its intercept."""
+    x = lead_inputs(card, hand, legal, unseen, trick, bids, won, voids, suits)
+    best, best_score = card, margin
+    for k in range(weights.shape[0]):
+        other = lead_option(k + 1, card, legal, unseen, suits)
+        if other < 0 or other == card:
+            continue
+        score = weights[k, -1]
+        for j in range(x.shape[0]):
+            score += weights[k, j] * x[j]
+        if score >= best_score:
+            best, best_score = other, score
+    return best
+
+
+@njit(cache=True)
+def lead_batch(
+    cards: np.ndarray, hands: np.ndarray, legal: np.ndarray, unseen: np.ndarray, tricks: np.ndarray,
+    bids: np.ndarray, won: np.ndarray, voids: np.ndarray, suits: tuple,
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Batch form for fitting: each lead's model inputs [n, WIDTH] and every option's card [n, options] (-1:
+    none); `bids`, `won`, `voids` are [n, 4] in the order me, partner, left, right."""
+    n = cards.shape[0]
+    inputs = np.empty((n, WIDTH))
+    options = np.empty((n, len(LEAD_OPTIONS)), dtype=np.int64)
+    for i in range(n):
+        b = (bids[i, 0], bids[i, 1], bids[i, 2], bids[i, 3])
+        w = (won[i, 0], won[i, 1], won[i, 2], won[i, 3])
+        v = (voids[i, 0], voids[i, 1], voids[i, 2], voids[i, 3])
+        inputs[i] = lead_inputs(cards[i], hands[i], legal[i], unseen[i], tricks[i], b, w, v, suits)
+        for k in range(len(LEAD_OPTIONS)):
+            options[i, k] = lead_option(k, cards[i], legal[i], unseen[i], suits)
+    return inputs, options
+
+
+@njit(cache=True)
+def model_leads(
+    weights: np.ndarray, margin: float, cards: np.ndarray, hands: np.ndarray, legal: np.ndarray,
+    unseen: np.ndarray, tricks: np.ndarray, bids: np.ndarray, won: np.ndarray, voids: np.ndarray, suits: tuple,
+) -> np.ndarray:  # fmt: skip
+    """`model_lead` over a batch (the layout of `lead_batch`), for held-out evaluation."""
+    out = np.empty(cards.shape[0], dtype=np.int64)
+    for i in range(cards.shape[0]):
+        b = (bids[i, 0], bids[i, 1], bids[i, 2], bids[i, 3])
+        w = (won[i, 0], won[i, 1], won[i, 2], won[i, 3])
+        v = (voids[i, 0], voids[i, 1], voids[i, 2], voids[i, 3])
+        out[i] = model_lead(weights, margin, cards[i], hands[i], legal[i], unseen[i], tricks[i], b, w, v, suits)
+    return out
+
+
+@lru_cache(maxsize=1)
+def lead_weights() -> np.ndarray:
+    """The shipped weights: [options - 1, WIDTH + 1] float64 (see `model_lead`)."""
+    text = resources.files("spades_lab.policies").joinpath("data", LEADS_RESOURCE).read_text()
+    weights = np.asarray(json.loads(text)["weights"], dtype=np.float64)
+    if weights.shape != (len(LEAD_OPTIONS) - 1, WIDTH + 1):
+        raise ValueError(f"{LEADS_RESOURCE}: weights of shape {(len(LEAD_OPTIONS) - 1, WIDTH + 1)} are expected")
+    weights.setflags(write=False)
+    return weights

@@ -1,0 +1,109 @@
+"""The lead model's pieces (spades_lab/policies/leads.py): each option's card, the inputs, the pick, the fit."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import spades_lab as sl
+from spades_lab.policies.leads import (
+    FEATURES,
+    KINDS,
+    LEAD_OPTIONS,
+    SHORT_LOW,
+    SIDE_MASTER,
+    WIDTH,
+    card_kind,
+    lead_inputs,
+    lead_option,
+    lead_weights,
+    model_lead,
+)
+from spades_lab.policies.play import kernel_deck
+
+DECK = sl.cards.deck_for(sl.Rules().deck)
+SUITS, _, _ = kernel_deck(DECK)
+HAND = "AC QC 8C 4C KD JD 2D QH 8H 5H QS 8S 2S"
+
+
+def mask(cards: str) -> np.uint64:
+    return np.uint64(sum(1 << DECK.index[c] for c in cards.split()))
+
+
+def label(card: int) -> str | None:
+    return None if card < 0 else DECK.labels(np.uint64(1 << card))[0]
+
+
+HELD = mask(HAND)
+UNSEEN = np.uint64((1 << 52) - 1) & ~HELD
+AC = DECK.index["AC"]
+
+OPTION_ROWS = [
+    # (option, legal cards, card of the option, working)
+    ("keep", HAND, "AC", "the expert's card itself"),
+    ("short_low", HAND, "2D", "diamonds and hearts are the shortest suits without a master (3 each): diamonds"),
+    ("short_high", HAND, "KD", "the top of that suit"),
+    ("long_low", HAND, "5H", "the longest such suit, ties to the higher suit: hearts"),
+    ("low_trump", HAND, "2S", "the lowest spade"),
+    ("side_master", HAND, "AC", "the only side master"),
+    ("trump_master", HAND, None, "the QS is not a master (AS, KS unseen)"),
+    ("low_trump", "AC QC 8C 4C KD JD 2D QH 8H 5H", None, "spades not broken: no trump is legal"),
+    ("short_low", "AC QC 8C 4C", None, "no side suit without a master"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("option, legal, card, working", OPTION_ROWS, ids=[f"{r[0]}:{r[2]}" for r in OPTION_ROWS])
+def test_lead_option(option: str, legal: str, card: str | None, working: str) -> None:
+    got = lead_option(LEAD_OPTIONS.index(option), AC, mask(legal), UNSEEN, SUITS)
+    assert label(got) == card, working
+
+
+def test_inputs_name_the_position() -> None:
+    x = lead_inputs(AC, HELD, HELD, UNSEEN, 0, (2, 4, 3, 3), (0, 0, 0, 0), (0, 0, 0, 0), SUITS)
+    n = len(FEATURES)
+    assert x.shape == (WIDTH,) and WIDTH == n * (1 + len(KINDS)) + len(KINDS)
+    named = dict(zip(FEATURES, x[:n], strict=True))
+    assert named["needed"] == 6 and named["sure_winners"] == 1 and named["slack"] == 5 and named["trumps"] == 3
+    assert named["unseen_trumps"] == 10 and named["shortest_without_master"] == 3 and named["suits_with_master"] == 1
+    assert named["their_contract"] == 6 and named["cards"] == 13 and named["trump_master"] == 0
+    kind = card_kind(AC, UNSEEN, SUITS)
+    assert KINDS[kind] == "side_master"
+    assert np.array_equal(x[n * (1 + kind) : n * (2 + kind)], x[:n]) and x[n * (1 + len(KINDS)) + kind] == 1
+    assert x[n : n * (1 + kind)].sum() == 0 and x[n * (2 + kind) : n * (1 + len(KINDS))].sum() == 0
+
+
+def test_model_picks_the_best_option_held_above_the_margin() -> None:
+    weights = np.zeros((len(LEAD_OPTIONS) - 1, WIDTH + 1))
+    weights[SHORT_LOW - 1, -1] = 0.3
+    weights[SIDE_MASTER - 1, -1] = 0.5  # the side master IS the expert's card: not an other option
+    args = (AC, HELD, HELD, UNSEEN, 0, (2, 4, 3, 3), (0, 0, 0, 0), (0, 0, 0, 0), SUITS)
+    assert label(model_lead(weights, 0.2, *args)) == "2D"
+    assert label(model_lead(weights, 0.31, *args)) == "AC"  # below the margin: the expert's card stays
+    weights[SHORT_LOW - 1, FEATURES.index("needed")] = -0.1  # 0.3 - 0.1 * 6 tricks needed < 0
+    assert label(model_lead(weights, 0.01, *args)) == "AC"
+
+
+def test_shipped_weights_have_the_model_shape() -> None:
+    assert lead_weights().shape == (len(LEAD_OPTIONS) - 1, WIDTH + 1)
+
+
+def test_fit_recovers_a_linear_gain() -> None:
+    """The fit script's ridge: a gain that is linear in one input comes back in that input's raw weight."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "experiments"))
+    try:
+        from fit_expert_leads import Leads, fit
+    finally:
+        sys.path.pop(0)
+    rng = np.random.default_rng(0)
+    inputs = rng.normal(3.0, 2.0, size=(4000, WIDTH))
+    gains = np.zeros((4000, len(LEAD_OPTIONS)))
+    gains[:, SHORT_LOW] = 0.2 * inputs[:, 1] - 0.5
+    leads = Leads((), inputs, np.zeros((4000, 7), dtype=np.int64), np.zeros((4000, 52)), gains,
+                  np.arange(4000), 4000, [])  # fmt: skip
+    weights = fit(leads, ridge=1.0)
+    assert weights[SHORT_LOW - 1, 1] == pytest.approx(0.2, abs=1e-3)
+    assert weights[SHORT_LOW - 1, -1] == pytest.approx(-0.5, abs=1e-2)
+    assert np.abs(weights[SIDE_MASTER - 1]).max() < 1e-9
