@@ -2,7 +2,7 @@
 
 `tips` is the cheat sheet's player and stays exactly as the sheet says. `expert` plays the same
 cards wherever its own additions are silent (it calls the same compiled tips code), and each
-addition is a switch, on by default (two, `short_suit_first` and `second_seat_win`, measured and left off), so that an experiment can measure what each one is worth:
+addition is a switch, on by default (one, `short_suit_first`, measured and left off), so that an experiment can measure what each one is worth:
 
 - `read_voids` (memory, `spades_lab.policies.memory`): every seat's shown voids, from the plays
   this seat has seen (the engine keeps them as cards are played: `PlayView.shown_voids`). Off, the
@@ -41,13 +41,13 @@ addition is a switch, on by default (two, `short_suit_first` and `second_seat_wi
   cashes a side master, lead the lowest card of the shortest other side suit of one or two cards without a
   master instead: the master's trick waits, the short suit is emptied to ruff in. Measured with the solver
   (240 hands, paired): DD loss 1.63 -> 1.56, -0.065 (-0.159 to +0.030), not a clear fall, so it stays off.
-- `second_seat_win` (second seat following, off by default): when no cover and no held master decides,
+- `second_seat_win` (second seat following): when no cover and no held master decides,
   the cheapest card that beats the led card instead of second hand low, unless that card is a queen or
   a king with a higher card unseen (those honours still wait). Measured with the solver on the expert's
   own plays (480 hands): second hand low while holding a winner was the second seat's most frequent
   follow-suit loss, and the cheapest winner is worth +0.018 DD tricks per side-hand at the plays it
-  changes; whole-hand paired (480 hands) 1.64 -> 1.62, -0.020 (-0.038 to -0.001),
-  with games neutral, so it stays off (docs/players.md).
+  changes; whole-hand paired over 960 hands 1.61 -> 1.59, -0.021 (-0.034 to -0.008), games
+  unmoved (docs/players.md).
 - `keep_setting` (trick arithmetic): once the side's contract is made, tip 7 ducks every trick.
   With this switch the seat keeps playing to win while the opponents are still short of their
   contract and can still make it, unless the side's bags plus its overtricks are within
@@ -141,7 +141,7 @@ class ExpertParams(TipsParams):
     second_seat_master: bool = True  # second seat following: win with the cheapest master when no ruff threatens
     no_master_into_ruff: bool = True  # leading: no side master in a suit an opponent has shown out of and may ruff
     short_suit_first: bool = False  # leading with trumps, side short: a short side suit's low card before a master
-    second_seat_win: bool = False  # second seat following: the cheapest card that beats the led card, not low
+    second_seat_win: bool = True  # second seat following: the cheapest card that beats the led card, not low
     bag_margin: int = 2  # keep_setting stops when bags + overtricks >= bag threshold - bag_margin
 
 
