@@ -227,8 +227,9 @@ SCENARIOS += [
         ),
         "JC",
         "the highest club out is the TC, so the JC QC KC AC are all masters; nobody has shown out of clubs:"
-        " win with the cheapest of them, the JC, instead of second hand low",
-        off="second_seat_master",
+        " win with the cheapest of them, the JC, instead of second hand low (with `second_seat_win` alone,"
+        " the JC too: the cheapest club above the 4C)",
+        off="second_seat_master,second_seat_win",
         off_card="3C",
         tips_card="3C",
     ),
@@ -311,6 +312,36 @@ def test_lead_model(hand: str, bids: list[int], player: str, card: str, working:
     assert decide(player, position(0, {0: hand}, bids, [])) == {"seat": 0, "card": card}, working
 
 
+# `second_seat_win`, seat 1 second to the first trick after seat 0's lead (bids 3 each, no nil): without it, second
+# hand low plays the lowest club; with it (the default) the cheapest card that beats the led card, unless that
+# card is a queen or a king with a higher card unseen (second hand low with those honours still).
+SECOND_WIN_ROWS = [
+    # (seat 1's hand, the card seat 0 leads, card with the switch on, card with it off, working)
+    ("9C 4C 2C 8D 7D 6D 9H 8H 7H 6H 2S 3S 4S", "5C", "9C", "2C",
+     "the 9C is the cheapest club above the 5C: it takes the trick instead of the 2C ducking"),
+    ("KC 7C 2C 8D 7D 6D 9H 8H 7H 6H 2S 3S 4S", "5C", "7C", "2C",
+     "the 7C beats the 5C more cheaply than the KC: the 7C"),
+    ("KC 4C 2C 8D 7D 6D 9H 8H 7H 6H 2S 3S 4S", "5C", "2C", "2C",
+     "the only winner is the KC with the AC unseen: second hand low with the king, the 2C"),
+    ("QC 4C 2C 8D 7D 6D 9H 8H 7H 6H 2S 3S 4S", "5C", "2C", "2C",
+     "the QC with the AC and KC unseen: second hand low, the 2C"),
+    ("JC 4C 2C 8D 7D 6D 9H 8H 7H 6H 2S 3S 4S", "5C", "JC", "2C",
+     "a jack is not held back: the JC beats the 5C"),
+    ("4C 3C 2C 8D 7D 6D 9H 8H 7H 6H 2S 3S 4S", "5C", "2C", "2C",
+     "no club beats the 5C: the lowest, as second hand low"),
+    ("9C 4C 2C 8D 7D 6D 9H 8H 7H 6H 5H 4H 3H", "5D", "6D", "6D",
+     "diamonds led: the lowest diamond held, the 6D, beats the 5D either way"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("hand, led, on_card, off_card, working", SECOND_WIN_ROWS,
+                         ids=[row[4][:40] for row in SECOND_WIN_ROWS])  # fmt: skip
+def test_second_seat_win(hand: str, led: str, on_card: str, off_card: str, working: str) -> None:
+    spot = position(1, {0: led, 1: hand}, [3, 3, 3, 3], plays(f"0:{led}"))
+    assert decide("counting+expert", spot) == {"seat": 1, "card": on_card}, working
+    assert decide("counting+expert(-second_seat_win)", spot) == {"seat": 1, "card": off_card}
+
+
 def expert(off: str = "") -> str:
     return "counting+expert" + (f"({', '.join('-' + s for s in off.split(','))})" if off else "")
 
@@ -328,10 +359,10 @@ def test_every_addition_has_a_switch_and_a_scenario() -> None:
     assert EXPERT_SWITCHES == (
         "read_voids", "spare_partner_winner", "third_hand_high", "second_seat_ruff", "cover_honour",
         "keep_setting", "keep_stoppers", "safe_coverage", "hunt_nil_by_voids", "second_seat_master",
-        "no_master_into_ruff", "short_suit_first", "lead_model",
+        "no_master_into_ruff", "short_suit_first", "lead_model", "second_seat_win",
     )  # fmt: skip
     assert all(getattr(ExpertParams(), name) is (name not in DEFAULT_OFF) for name in EXPERT_SWITCHES)
-    tested = {name for s in SCENARIOS for name in s.off.split(",")} | DEFAULT_OFF
+    tested = {name for s in SCENARIOS for name in s.off.split(",")} | DEFAULT_OFF | {"second_seat_win"}
     assert set(EXPERT_SWITCHES) <= tested
     # the tips' switches and numbers are the expert's too, with the same defaults
     assert all(getattr(ExpertParams(), f.name) == f.default for f in fields(TipsParams))
