@@ -74,14 +74,20 @@ def test_the_count_is_of_the_whole_hand_cards_played_included() -> None:
     assert _honours(picks["aces"], 1) < _honours(picks["low"], 1) - 0.3
 
 
-def test_bid_weight_zero_is_todays_play_and_a_weight_reproduces_whatever_the_batch() -> None:
+def test_bid_weight_zero_never_weighs_and_a_weight_reproduces_whatever_the_batch(monkeypatch) -> None:
+    """bid_weight=0 takes the uniform path (the weighting is never called: the worlds are `sample_worlds`' bit
+    for bit); the default weight plays other cards on some hands, the same ones at any batch size."""
+    from spades_lab.policies import pimc
+
     rules = Rules()
-    base = "counting+pimc(worlds=4,max_tricks=3)"
-    today = HandLog.concat(list(simulate_hands(rules, make_players(base), 8, seed=5)))
-    zero = HandLog.concat(list(simulate_hands(rules, make_players(base[:-1] + ",bid_weight=0)"), 8, seed=5)))
-    assert np.array_equal(today.plays, zero.plays)
-    spec = base[:-1] + ",bid_weight=2)"
-    whole = HandLog.concat(list(simulate_hands(rules, make_players(spec), 8, seed=5)))
-    assert not np.array_equal(whole.plays, today.plays)  # the weight is used: some card differs
-    small = HandLog.concat(list(simulate_hands(rules, make_players(spec), 8, seed=5, batch_size=3)))
-    assert np.array_equal(whole.sorted().plays, small.sorted().plays)
+    spec = "counting+pimc(worlds=4,max_tricks=3)"
+    weighted = HandLog.concat(list(simulate_hands(rules, make_players(spec), 16, seed=5)))
+    small = HandLog.concat(list(simulate_hands(rules, make_players(spec), 16, seed=5, batch_size=5)))
+    assert np.array_equal(weighted.sorted().plays, small.sorted().plays)
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("bid_weight=0 must not weigh the worlds")
+
+    monkeypatch.setattr(pimc, "weigh_by_bids", refuse)
+    uniform = HandLog.concat(list(simulate_hands(rules, make_players(spec[:-1] + ",bid_weight=0)"), 16, seed=5)))
+    assert not np.array_equal(uniform.plays, weighted.plays)  # the weight is used: some card differs
