@@ -11,6 +11,8 @@ The parts of issue 10's pimc targets, measured after the solver speed-up (branch
 - `lost-tables`: prints pimc_lost.json as the markdown tables of results/strong_players/pimc.md;
 - `lost-situations`: the loss of each `lost` run saved under `--out` by situation (lead of a side master,
   second seat ruffing, ...: `_situation`), as markdown;
+- `lost-points --runs DIR,...`: which of the DD tricks lost of each saved `lost` run change the true deal's hand
+  score (a contract made or set, ours or theirs) and which only move bags (`lost_points`), per side-hand;
 - `match-pair --runs A,B`: two match runs of the same deals, B's pimc margin minus A's, paired by deal;
 - `bench`: `spades-lab bench --json --workload pimc --hands N` (searched decisions/s).
 Each part writes results/strong_players/pimc_PART.json (or `--name`); pimc.md is written by hand from them.
@@ -33,6 +35,7 @@ from common import RULES, SEED, checked_plays, entrant_figures, paired_figures
 import spades_lab as sl
 from spades_lab import dd
 from spades_lab.bench import run_bench
+from spades_lab.policies.pimc import score_by_tricks
 from spades_lab.tournament import tournament
 
 OUT = Path(__file__).resolve().parents[1] / "results" / "strong_players"
@@ -292,6 +295,82 @@ def lost_situations(out: Path, top: int = 12) -> str:
     return "\n".join(lines)
 
 
+def lost_points(paths: list[Path], hands: int = 0) -> str:
+    """Markdown: the DD tricks lost of each saved `lost` run, split by whether they change the hand's score.
+
+    Every checked play is valued on the true deal: the side's tricks so far plus the DD tricks after the best
+    card (k_best) and after the card played (k_played); the side's hand score minus the opponents'
+    (`score_by_tricks`, the search's own objective, no bags carried in: single hands) is read at every final
+    trick count between. A lost trick k (k_played < k <= k_best) that moves that score by more than 2 points
+    crosses a contract line: our contract made -> set ("ours") or the opponents' set -> made ("theirs"), or else the
+    bag penalty (a trick fewer that would have saved it counts as a gain: negative points); one that moves it by
+    2 points or less moves only bags and overtrick points ("bags only"). Per side-hand, the sum of
+    each kind (the score-changing ones and the bags-only ones add up to the `lost` statistic), and the points lost (score after the best card minus after
+    the card played). With `hands` > 0 only the first `hands` hands of each run (to pair runs of different
+    length on the same deals).
+
+    What it assumes: the DD continuation (all four seats trick-maximising with full sight) is how the hand
+    would end after either card, so a trick "not needed" double dummy may be needed in real play and the other
+    way round. A live nil is taken as made (tricks go to its partner): DD values are the partnership's tricks
+    and do not say which seat wins them, so a nil broken by a lost trick is not seen here.
+    """
+    rules = sl.Rules()
+    lines = [
+        "| run | side-hands | DD tricks lost | changing the score | of which our contract | their contract | "
+        "the bag penalty | bags only | points lost |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    runs: list[tuple[str, dict[str, np.ndarray]]] = []
+    for path in paths:
+        for npz in sorted(path.glob("lost_*.npz")) if path.is_dir() else [path]:
+            z = np.load(npz)
+            done = min(int(z["done"]), hands) if hands else int(z["done"])
+            n_side = 2 * done
+            pick = z["side_hand"] < n_side
+            side_hand, loss, values = z["side_hand"][pick], z["loss"][pick], z["values"][pick].astype(np.int64)
+            seat = (z["leader"][pick] + z["pos"][pick]) % 4
+            bids, won = z["bids"][pick], z["won"][pick]
+            rows = np.arange(len(seat))
+            ours_now = won[rows, seat] + won[rows, (seat + 2) % 4]
+            score = score_by_tricks(rules, bids, won, np.zeros((len(seat), 2), dtype=np.int64), seat)  # [n, 14]
+            best = np.clip(ours_now + values.max(axis=1), 0, 13)
+            played = np.clip(ours_now + values[rows, z["card"][pick]], 0, 13)
+            assert np.array_equal(best - played, loss)
+            step = np.diff(score, axis=1)  # [n, 13]: step[k - 1] = score[k] - score[k - 1]
+            k = np.arange(1, 14)[None, :]
+            lost_k = (k > played[:, None]) & (k <= best[:, None])
+            big = lost_k & (np.abs(step) > 2)
+            contract = np.where(bids > 0, bids, 0)
+            own = contract[rows, seat] + contract[rows, (seat + 2) % 4]
+            theirs_contract = contract.sum(axis=1) - own
+            ours = big & (k == own[:, None])
+            theirs = big & ~ours & (k == 14 - theirs_contract[:, None])  # they make theirs with 13 - k >= it
+            kinds = {"lost": lost_k.sum(axis=1), "score": big.sum(axis=1), "ours": ours.sum(axis=1), "theirs": theirs.sum(axis=1),
+                     "penalty": (big & ~ours & ~theirs).sum(axis=1), "bags": (lost_k & ~big).sum(axis=1),
+                     "points": score[rows, best] - score[rows, played]}  # fmt: skip
+            cells, sums = {}, {}
+            for name, per_play in kinds.items():
+                total = np.zeros(n_side)
+                np.add.at(total, side_hand, per_play)
+                cells[name], sums[name] = _interval(total), total
+            row = [f"{c[0]:.2f} ({c[1]:.2f} to {c[2]:.2f})" for c in cells.values()]
+            lines.append(f"| `{z['key']}` | {n_side} | " + " | ".join(row) + " |")
+            runs.append((str(z["key"]), sums))
+    if len(runs) > 1:  # the first hands of a seed are the same deals and bids: paired per side-hand
+        first, base = runs[0]
+        lines += ["", f"| paired: run minus `{first}` | side-hands | DD tricks lost | changing the score | bags only | "
+                  "points lost |", "|---|---|---|---|---|---|"]  # fmt: skip
+        for key, sums in runs[1:]:
+            m = min(len(sums["lost"]), len(base["lost"]))
+            cells = []
+            for names in (["lost"], ["score"], ["bags"], ["points"]):
+                diff = sum(sums[n][:m] - base[n][:m] for n in names)
+                c = _interval(np.asarray(diff, dtype=float))
+                cells.append(f"{c[0]:+.2f} ({c[1]:+.2f} to {c[2]:+.2f})")
+            lines.append(f"| `{key}` | {m} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def match_pair(first: Path, second: Path) -> None:
     """Two match runs on the same deals (same seed): the second's pimc margin minus the first's, paired by deal.
 
@@ -332,7 +411,8 @@ def split_names(text: str) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
-        "part", choices=["match", "match-pair", "tips", "tally", "lost", "lost-tables", "lost-situations", "bench"]
+        "part", choices=["match", "match-pair", "tips", "tally", "lost", "lost-tables", "lost-situations", "lost-points",
+                 "bench"]
     )
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--hands", type=int, default=20)
@@ -342,6 +422,7 @@ def main() -> None:
     parser.add_argument("--pimc", default=PIMC, help="the pimc player of the match, e.g. counting+pimc(max_tricks=8)")
     parser.add_argument("--name", default="match", help="the part's name in results (pimc_NAME.json)")
     parser.add_argument("--tag", default="", help="lost: key the result as 'NAME [TAG]', e.g. '240 hands'")
+    parser.add_argument("--first", type=int, default=0, help="lost-points: only the first N hands of each run")
     parser.add_argument("--runs", default="", help="match-pair: two run folders (under --out), e.g. match,match_mc64")
     args = parser.parse_args()
     out = Path(args.out)
@@ -361,6 +442,8 @@ def main() -> None:
         print(lost_tables())
     elif args.part == "lost-situations":
         print(lost_situations(out))
+    elif args.part == "lost-points":
+        print(lost_points([out / r for r in args.runs.split(",")], args.first))
     else:
         bench(args.hands)
 

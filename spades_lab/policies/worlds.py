@@ -12,6 +12,14 @@ hand. That is not exactly uniform over the consistent deals, but it is consisten
 construction; if a draw paints itself into a corner (a card no seat with room may hold) it is
 drawn again, and after `ATTEMPTS` failures the voids are dropped for that world (never seen in
 the tests: the corner needs several seats with several voids and little room).
+
+The uniform draw ignores the bids, yet a seat that bid nil rarely holds the ace of spades. With
+`bid_weight` > 0 (`weigh_by_bids`) the seat draws `oversample` times as many candidate worlds,
+scores each other seat's whole hand (its cards in the world plus those it has played) with the
+counting bidder's trick count, and keeps `worlds` of the candidates, resampled by the weight
+exp(-bid_weight * sum over the other seats of (count - target)^2), the target being the middle of
+the counts the counting bid rounds down to the seat's bid (see `bid_targets`). The resampling is
+systematic (one uniform per table, from the table's own key), so it too depends on the game only.
 """
 
 from __future__ import annotations
@@ -19,10 +27,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from spades_lab.cards import Deck
 from spades_lab.engine.bits import ONE, ZERO, lowest
-from spades_lab.engine.rng import draw
+from spades_lab.engine.rng import draw, unit
+from spades_lab.policies.counting import count_tricks_batch
 
 ATTEMPTS = 16
+RESAMPLE_COUNTER = np.uint64(1 << 62)  # the resampling's draw: far above every counter `_deal_world` uses
 
 
 @njit(cache=True)
@@ -103,3 +114,61 @@ def sample_worlds(
 def world_keys(uniform: np.ndarray) -> np.ndarray:
     """64-bit keys from a view's `uniform()` draws (53 random bits each), one per table."""
     return (np.asarray(uniform, dtype=np.float64) * float(1 << 53)).astype(np.uint64)
+
+
+def bid_targets(bids: np.ndarray) -> np.ndarray:
+    """The trick count a counting bidder most likely held for each bid: the middle of the counts it rounds down to.
+
+    The counting bid is the count rounded down, at least 1: a bid b >= 2 comes from a count in [b, b + 1)
+    (target b + 0.5), a bid of 1 from [0, 2) (target 1). A nil is a hand with few high cards (count
+    below 2 and no ace, no bare king): target 0, so the weight pushes honours away from it.
+    """
+    bids = np.asarray(bids)
+    return np.where(bids <= 0, 0.0, np.where(bids == 1, 1.0, bids + 0.5))
+
+
+@njit(cache=True)
+def _systematic(keys: np.ndarray, log_weight: np.ndarray, worlds: int) -> np.ndarray:
+    """[n, worlds] candidate indices, `worlds` per table drawn systematically by weight exp(log_weight)."""
+    n, many = log_weight.shape
+    out = np.empty((n, worlds), dtype=np.int64)
+    weight = np.empty(many, dtype=np.float64)
+    for t in range(n):
+        top = log_weight[t].max()
+        total = 0.0
+        for i in range(many):
+            weight[i] = np.exp(log_weight[t, i] - top)
+            total += weight[i]
+        u = unit(draw(keys[t], RESAMPLE_COUNTER))
+        i = 0
+        cumulative = weight[0] / total
+        for k in range(worlds):
+            point = (u + k) / worlds
+            while point >= cumulative and i < many - 1:
+                i += 1
+                cumulative += weight[i] / total
+            out[t, k] = i
+    return out
+
+
+def weigh_by_bids(
+    keys: np.ndarray, known: np.ndarray, unseen: np.ndarray, room: np.ndarray, forbidden: np.ndarray, worlds: int,
+    played_by: np.ndarray, bids: np.ndarray, seat: np.ndarray, bid_weight: float, oversample: int, deck: Deck,
+) -> np.ndarray:  # fmt: skip
+    """`sample_worlds`, weighted by how well each other seat's whole hand fits its bid.
+
+    Draws `oversample * worlds` candidates (the first `worlds` are the uniform ones), counts each other
+    seat's whole hand (`played_by` [n, seats]: the cards it has played this hand) with the counting
+    bidder's count, and resamples `worlds` of the candidates by exp(-bid_weight * sum of (count -
+    `bid_targets`)^2) over the seats other than `seat` that have bid. bid_weight 0 keeps them all equal.
+    """
+    many = worlds * max(1, int(oversample))
+    candidates = sample_worlds(keys, known, unseen, room, forbidden, many)  # [n, many, seats]
+    n, players = known.shape
+    whole = candidates | np.asarray(played_by, dtype=np.uint64)[:, None, :]
+    counts = count_tricks_batch(whole, deck=deck)  # [n, many, seats]
+    others = (np.arange(players)[None, :] != np.asarray(seat)[:, None]) & (np.asarray(bids) >= 0)
+    miss = np.where(others[:, None, :], counts - bid_targets(bids)[:, None, :], 0.0)
+    log_weight = -float(bid_weight) * (miss**2).sum(axis=2)
+    picks = _systematic(keys, np.ascontiguousarray(log_weight), worlds)
+    return candidates[np.arange(n)[:, None], picks]
