@@ -362,12 +362,11 @@ def lost_points(paths: list[Path], hands: int = 0) -> str:
                   "points lost |", "|---|---|---|---|---|---|"]  # fmt: skip
         for key, sums in runs[1:]:
             m = min(len(sums["lost"]), len(base["lost"]))
-            cells = []
-            for names in (["lost"], ["score"], ["bags"], ["points"]):
-                diff = sum(sums[n][:m] - base[n][:m] for n in names)
-                c = _interval(np.asarray(diff, dtype=float))
-                cells.append(f"{c[0]:+.2f} ({c[1]:+.2f} to {c[2]:+.2f})")
-            lines.append(f"| `{key}` | {m} | " + " | ".join(cells) + " |")
+            paired = []
+            for name in ("lost", "score", "bags", "points"):
+                c = _interval(np.asarray(sums[name][:m] - base[name][:m], dtype=float))
+                paired.append(f"{c[0]:+.2f} ({c[1]:+.2f} to {c[2]:+.2f})")
+            lines.append(f"| `{key}` | {m} | " + " | ".join(paired) + " |")
     return "\n".join(lines)
 
 
