@@ -194,7 +194,7 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2, switches=EXPERT_SWI
     rows = [_row("expert vs tips", head, EXPERT, TIPS, deals)]
     for switch in switches:
         # each row: the expert with the addition against the expert without it; a switch off by default
-        # (short_suit_first, lead_model) is the entrant switched on, against the default expert
+        # is the entrant switched on, against the default expert
         on = getattr(ExpertParams(), switch)
         other = f"counting+expert({'-' if on else '+'}{switch})"
         result = run_tournament([EXPERT, other], out / "run" / switch, workers=workers, games=ablation_deals,
@@ -286,6 +286,9 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2, switches=EXPERT_SWI
                          zip(table["paired_win_diff"], table["paired_win_lo"], table["paired_win_hi"])],
         set_rate=[f"{a:.1%} vs {b:.1%}" for a, b in zip(table["set_rate"], table["opponent_set_rate"])],
     )[["match", "opponent", "deals", "finished", "win_rate", "paired_win_diff", "points_per_hand", "set_rate"]]  # fmt: skip
+    default_off = [name for name in switches if not getattr(ExpertParams(), name)]
+    off_note = (f"; the switches off by default, {', '.join(f'`{n}`' for n in default_off)}, are instead switched on, "
+                "each row the expert with it against the default expert") if default_off else ""  # fmt: skip
     body = f"""Win rate of counting+expert over finished games with its Wilson interval; paired figures per deal (expert
 minus opponent, averaged over the two seatings) with a normal interval; points per hand over all hands of the
 games (interval clustered by game); set rate per hand, expert vs opponent.
@@ -295,8 +298,7 @@ games (interval clustered by game); set rate per hand, expert vs opponent.
 - The head-to-head: `{EXPERT}` against `{TIPS}`, {deals:,} deals played in both seatings ({2 * deals:,} games).
   The issue asks for at least 75% of games.
 - The other rows switch one expert addition off (`counting+expert(-SWITCH)`, the switches of
-  `spades_lab.policies.expert`; the switches off by default, `short_suit_first` and `lead_model`, are instead switched on,
-  each row the expert with it against the default expert): help (paired difference above 0): {listed(helps)}; hurt: {listed(hurts)};
+  `spades_lab.policies.expert`{off_note}): help (paired difference above 0): {listed(helps)}; hurt: {listed(hurts)};
   no measurable difference: {listed(neutral)}.
 
 **What it means.** The cheat sheet's play leaves tricks on the table that a stronger card player takes, so a

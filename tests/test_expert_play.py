@@ -257,7 +257,8 @@ SCENARIOS += [
 ]
 
 
-DEFAULT_OFF = {"short_suit_first", "lead_model"}  # see docs/strategies.md; tested by SHORT_SUIT_ROWS, LEAD_MODEL_ROWS
+DEFAULT_OFF: set[str] = set()  # every addition is on by default (docs/strategies.md)
+OWN_TABLES = {"short_suit_first", "lead_model", "second_seat_win"}  # tested by their own tables below
 
 # `short_suit_first`, seat 0 leading the first trick, bids 3 each (nobody's contract made, no nil): the tips'
 # lead is the AH (a side master, from the suit with the most unseen cards; spades are not broken).
@@ -281,28 +282,30 @@ SHORT_SUIT_ROWS = [
                          ids=[row[4][:40] for row in SHORT_SUIT_ROWS])  # fmt: skip
 def test_short_suit_first(hand: str, bids: list[int], on_card: str, off_card: str, working: str) -> None:
     spot = position(0, {0: hand}, bids, [])
-    assert decide("counting+expert(+short_suit_first)", spot) == {"seat": 0, "card": on_card}, working
-    assert decide("counting+expert", spot) == {"seat": 0, "card": off_card}
+    # lead_model off in both, so each row isolates this rule
+    assert decide("counting+expert(-lead_model)", spot) == {"seat": 0, "card": on_card}, working
+    assert decide("counting+expert(-lead_model, -short_suit_first)", spot) == {"seat": 0, "card": off_card}
 
 
-# `lead_model`, seat 0 leading the first trick with the shipped weights (data/expert_leads.json). The expert's
+# `lead_model` (short_suit_first off, so each row isolates this rule), seat 0 leading the first trick with the
+# shipped weights (data/expert_leads.json). The expert's
 # card is a side master (the AC, from the suit with most unseen cards); the model scores each other option
 # from the bids and the hand (scores worked out with `leads.lead_inputs` and `leads.lead_weights`).
 MODEL_HAND = "AC QC 8C 4C KD JD 2D QH 8H 5H QS 8S 2S"
 LEAD_MODEL_ROWS = [
     # (hand of seat 0, bids, player, card, working)
-    (MODEL_HAND, [2, 3, 4, 3], "counting+expert(+lead_model)", "2D",
+    (MODEL_HAND, [2, 3, 4, 3], "counting+expert(-short_suit_first)", "2D",
      "our side bid 6 against 6, partner 4: short_low (the 2D, diamonds K-J-2 the shortest suit without a"
      " master, tied with hearts: diamonds first) scores +0.066 >= lead_margin 0.05, the best option"),
-    (MODEL_HAND, [3, 3, 3, 3], "counting+expert(+lead_model)", "AC",
+    (MODEL_HAND, [3, 3, 3, 3], "counting+expert(-short_suit_first)", "AC",
      "bids 3 each: short_low scores +0.045, under the margin: the expert's AC stays"),
-    (MODEL_HAND, [3, 3, 3, 3], "counting+expert(+lead_model, lead_margin=0.04)", "2D",
+    (MODEL_HAND, [3, 3, 3, 3], "counting+expert(-short_suit_first, lead_margin=0.04)", "2D",
      "the same position with a margin of 0.04: the 2D"),
-    (MODEL_HAND, [2, 3, 0, 3], "counting+expert(+lead_model)", "AC",
+    (MODEL_HAND, [2, 3, 0, 3], "counting+expert(-short_suit_first)", "AC",
      "partner's live nil: the model is silent (safe_coverage leads the AC, a master)"),
-    ("6C 2C AD 9D 7D AH 4H KS JS 9S 7S 6S 4S", [6, 3, 3, 2], "counting+expert(+lead_model)", "2C",
+    ("6C 2C AD 9D 7D AH 4H KS JS 9S 7S 6S 4S", [6, 3, 3, 2], "counting+expert(-short_suit_first)", "2C",
      "bid 9 against 5 holding six trumps: short_low (the 2C of the doubleton 6-2) scores +0.095 over the AH"),
-    (MODEL_HAND, [2, 3, 4, 3], "counting+expert", "AC", "the default (off): the AC"),
+    (MODEL_HAND, [2, 3, 4, 3], "counting+expert(-short_suit_first, -lead_model)", "AC", "switched off: the AC"),
 ]  # fmt: skip
 
 
@@ -362,7 +365,7 @@ def test_every_addition_has_a_switch_and_a_scenario() -> None:
         "no_master_into_ruff", "short_suit_first", "lead_model", "second_seat_win",
     )  # fmt: skip
     assert all(getattr(ExpertParams(), name) is (name not in DEFAULT_OFF) for name in EXPERT_SWITCHES)
-    tested = {name for s in SCENARIOS for name in s.off.split(",")} | DEFAULT_OFF | {"second_seat_win"}
+    tested = {name for s in SCENARIOS for name in s.off.split(",")} | DEFAULT_OFF | OWN_TABLES
     assert set(EXPERT_SWITCHES) <= tested
     # the tips' switches and numbers are the expert's too, with the same defaults
     assert all(getattr(ExpertParams(), f.name) == f.default for f in fields(TipsParams))
