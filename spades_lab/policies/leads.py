@@ -109,11 +109,12 @@ def card_kind(card: int, unseen: np.uint64, suits: tuple) -> int:
 
 
 @njit(cache=True)
-def lead_inputs(
+def lead_features(
     card: int, hand: np.uint64, legal: np.uint64, unseen: np.uint64, trick: int, bids: tuple, won: tuple,
     voids: tuple, suits: tuple,
-) -> np.ndarray:  # fmt: skip
-    """The model's `WIDTH` inputs at a lead of `card` (`bids`, `won`, `voids`: me, partner, left, right)."""
+) -> tuple[np.ndarray, int]:  # fmt: skip
+    """The `FEATURES` at a lead of `card` and the card's kind (index in `KINDS`): the model's inputs are these
+    crossed with the kind (`lead_inputs`), which the kernel never builds (see `model_lead`)."""
     x = np.zeros(len(FEATURES))
     needed = bids[0] + bids[1] - won[0] - won[1]
     sure = sure_winners(hand, unseen, suits)
@@ -141,7 +142,16 @@ def lead_inputs(
     x[14] = popcount(hand)
     trumps = hand & suits[3]
     x[15] = 1.0 if trumps != ZERO and unseen_above(highest(trumps), unseen, suits) == 0 else 0.0
-    kind = card_kind(card, unseen, suits)
+    return x, card_kind(card, unseen, suits)
+
+
+@njit(cache=True)
+def lead_inputs(
+    card: int, hand: np.uint64, legal: np.uint64, unseen: np.uint64, trick: int, bids: tuple, won: tuple,
+    voids: tuple, suits: tuple,
+) -> np.ndarray:  # fmt: skip
+    """The model's `WIDTH` inputs at a lead of `card` (`bids`, `won`, `voids`: me, partner, left, right)."""
+    x, kind = lead_features(card, hand, legal, unseen, trick, bids, won, voids, suits)
     out = np.zeros(WIDTH)
     n = len(FEATURES)
     out[:n] = x
@@ -158,15 +168,22 @@ def model_lead(
     """The option card of best predicted DD gain over `card` when it reaches `margin`; else `card`.
 
     `weights` is [options - 1, WIDTH + 1]: one row per option but KEEP, the last column its intercept."""
-    x = lead_inputs(card, hand, legal, unseen, trick, bids, won, voids, suits)
+    x, kind = lead_features(card, hand, legal, unseen, trick, bids, won, voids, suits)
+    n = len(FEATURES)
+    block = n * (1 + kind)
     best, best_score = card, margin
     for k in range(weights.shape[0]):
         other = lead_option(k + 1, card, legal, unseen, suits)
         if other < 0 or other == card:
             continue
+        # the dot product with `lead_inputs` over its nonzero entries only, in the same order (the zeros add
+        # exactly 0.0), so the score is the same to the bit without building the WIDTH inputs per lead
         score = weights[k, -1]
-        for j in range(x.shape[0]):
+        for j in range(n):
             score += weights[k, j] * x[j]
+        for j in range(n):
+            score += weights[k, block + j] * x[j]
+        score += weights[k, n * (1 + len(KINDS)) + kind]
         if score >= best_score:
             best, best_score = other, score
     return best
