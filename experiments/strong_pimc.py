@@ -410,8 +410,18 @@ def split_names(text: str) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
-        "part", choices=["match", "match-pair", "tips", "tally", "lost", "lost-tables", "lost-situations", "lost-points",
-                 "bench"]
+        "part",
+        choices=[
+            "match",
+            "match-pair",
+            "tips",
+            "tally",
+            "lost",
+            "lost-tables",
+            "lost-situations",
+            "lost-points",
+            "bench",
+        ],
     )
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--hands", type=int, default=20)

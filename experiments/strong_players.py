@@ -68,7 +68,6 @@ def dd_tricks_lost(player: str, hands: int, seed: int, last: int = LOST_TRICKS) 
     return float(x.mean()), float(x.mean() - 1.96 * se), float(x.mean() + 1.96 * se), len(x)
 
 
-DEFAULT_SPELLINGS = {"counting+pimc(early_worlds=0)": PIMC}  # the default pimc, named by its new parameter's default
 WHOLE_HAND_TARGETS = {TIPS: "2.35 (the issue's measure of tips)", EXPERT: "<= 1.5", PIMC: "<= 0.8"}
 
 
@@ -89,7 +88,6 @@ def whole_hand_lost(out) -> tuple[str, str]:
     best: dict[str, dict] = {}
     for key, entry in data.items():
         name = key.split(" [")[0]
-        name = DEFAULT_SPELLINGS.get(name, name)
         rows.append((name, key, entry))
         if name in WHOLE_HAND_TARGETS and entry["side_hands"] > best.get(name, {}).get("side_hands", 0):
             best[name] = entry
