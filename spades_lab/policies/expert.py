@@ -90,7 +90,7 @@ from numba import njit
 
 from spades_lab.engine import PlayView
 from spades_lab.engine.bits import ZERO, above, below, highest, lowest, popcount
-from spades_lab.policies.leads import WIDTH, lead_weights, model_lead
+from spades_lab.policies.leads import WIDTH, lead_weights, model_lead, sure_winners
 from spades_lab.policies.memory import seat_voids, suit_index, void_cards
 from spades_lab.policies.play import (
     BIG_BID,
@@ -260,19 +260,6 @@ def _second_master(legal: np.uint64, first: int, left_voids: int, unseen: np.uin
 
 
 @njit(cache=True)
-def _sure_winners(hand: np.uint64, unseen: np.uint64, suits: tuple) -> int:
-    """Tricks this seat holds for sure: per suit, its top cards while no unseen card of the suit outranks them."""
-    count = 0
-    for s in range(4):
-        mine = hand & suits[s]
-        out = unseen & suits[s]
-        while mine != ZERO and highest(mine) > highest(out):
-            count += 1
-            mine &= ~card_bit(highest(mine))
-    return count
-
-
-@njit(cache=True)
 def _second_seat_ruff(ruffs: np.uint64, left_voids: int, led: int, unseen: np.uint64, suits: tuple) -> int:
     """The cheapest trump; above every unseen trump when the fourth seat is out of the suit and may overruff."""
     overruff = (left_voids >> led) & 1 == 1 and (left_voids >> 3) & 1 == 0
@@ -433,7 +420,7 @@ def _expert_follow(
     )
     second_ruff = is_on(extra, SECOND_RUFF) and position == 1 and not last
     if second_ruff and not (ruff or early_void):
-        ruff = unseen_above(first, unseen, suits) == 0 or needed > _sure_winners(hand, unseen, suits)
+        ruff = unseen_above(first, unseen, suits) == 0 or needed > sure_winners(hand, unseen, suits)
     if ruffs != ZERO and (ruff or early_void):
         if position == 2 and not partner_holds and not is_on(switches, TIP3):
             return highest(ruffs)

@@ -47,7 +47,8 @@ WIDTH = len(FEATURES) * (1 + len(KINDS)) + len(KINDS)
 
 @njit(cache=True)
 def sure_winners(hand: np.uint64, unseen: np.uint64, suits: tuple) -> int:
-    """Per suit, the top cards held while no unseen card of the suit outranks them."""
+    """Tricks a seat holds for sure: per suit, its top cards while no unseen card of the suit outranks them
+    (the lead model's feature and the expert's `second_seat_ruff` test)."""
     count = 0
     for s in range(4):
         mine = hand & suits[s]
