@@ -65,9 +65,7 @@ class PimcParams(ExpertParams):
     early_worlds: int = 0  # worlds per decision while more tricks remain (expert rollouts); 0: the expert's card
     leaf_tricks: int = 0  # a rollout hands over to the DD solver when this many tricks remain (0: to the end)
     early_z: float = 1.0  # a rollout's best card replaces the expert's only if its paired gain exceeds z std errors
-    bid_weight: float = (
-        0.5  # worlds resampled by exp(-w * sum of (count - bid target)^2) over the other seats; 0: uniform
-    )
+    bid_weight: float = 0.5  # worlds resampled by exp(-w * sum (count - bid target)^2) over the other seats; 0: uniform
     oversample: int = 8  # with bid_weight > 0: candidate worlds drawn per kept world
 
 
