@@ -32,6 +32,7 @@ import pandas as pd  # noqa: E402
 
 import spades_lab as sl  # noqa: E402
 from spades_lab.policies import Player, make_player  # noqa: E402
+from spades_lab.policies.memory import shown_voids  # noqa: E402
 from spades_lab.stats.intervals import Z95, mean_interval, wilson  # noqa: E402
 from spades_lab.tournament import ConfigMismatch, TournamentResult, tournament  # noqa: E402
 
@@ -646,12 +647,14 @@ def checked_plays(player: str, hands: int, seed: int) -> dict[str, np.ndarray]:
     Four `player` seats play `hands` single hands (replayed from their logs, as the solver's inputs for
     `strong_pimc.py lost` and `strong_players.dd_tricks_lost`). Per play: the four unplayed hands, the trick so far,
     its leader, spades broken, the card played, its side-hand (2 * hand + side), trick number (0-12)
-    and position in the trick (0 lead .. 3 fourth), the hand's four bids and each seat's tricks won so far.
+    and position in the trick (0 lead .. 3 fourth), the hand's four bids, each seat's tricks won so far and the
+    voids shown before the play (`memory.shown_voids` bits, as the engine's `PlayView.shown_voids`).
     """
     rules = sl.Rules()
     deck = sl.cards.deck_for(rules.deck)
     trumps = int(deck.suit_masks[3])
-    names = ("hands", "trick", "leader", "broken", "card", "side_hand", "t", "pos", "bids", "won")
+    suits = tuple(np.uint64(m) for m in deck.suit_masks)
+    names = ("hands", "trick", "leader", "broken", "card", "side_hand", "t", "pos", "bids", "won", "voids")
     rows: dict[str, list] = {k: [] for k in names}
     hand_index = 0
     for log in sl.simulate_hands(rules, sl.make_players(player), hands, seed):
@@ -680,6 +683,7 @@ def checked_plays(player: str, hands: int, seed: int) -> dict[str, np.ndarray]:
                             ("pos", k),
                             ("bids", bids),
                             ("won", won.copy()),
+                            ("voids", shown_voids(plays[: 4 * t + k], seats[: 4 * t + k], 4, suits)),
                         ):
                             rows[key].append(value)  # fmt: skip
                     held[who[k]] &= ~(1 << cards[k])

@@ -2,8 +2,8 @@
 
 Input: the per-play npz files of `strong_pimc.py lost --out DIR` runs of `counting+expert` (the default
 expert: the model learns where ITS leads lose), each folder given with the seed its hands were played
-from (`DIR@SEED`; the shown voids are replayed from the seed). Each checked lead carries the DD value of
-every legal card on the true deal (`values`), so every option of `leads.LEAD_OPTIONS` is valued offline on
+from (`DIR@SEED`: the shown voids are read from the npz, or replayed from the seed for files written before
+`lost` saved them). Each checked lead carries the DD value of every legal card on the true deal (`values`), so every option of `leads.LEAD_OPTIONS` is valued offline on
 the same lead: its gain is its card's DD value minus the expert's card's (0 when the seat holds no such
 card). Only the leads the switch may change are kept (four seats, both partners bid a number, no nil live,
 more cards held than tip 11's last tricks; the sides in `lost` are short of their contract by construction).
@@ -32,11 +32,11 @@ import numpy as np
 
 import spades_lab as sl
 from spades_lab.policies.leads import FEATURES, KINDS, LEAD_OPTIONS, LEADS_RESOURCE, lead_batch, model_leads
+from spades_lab.policies.memory import shown_voids
 from spades_lab.policies.play import TipsParams, kernel_deck
 
 RULES = sl.Rules()
 SUITS, _, _ = kernel_deck(sl.cards.deck_for(RULES.deck))
-SUIT_OF = [int(s) for s in sl.cards.deck_for(RULES.deck).suit_of]
 
 
 @dataclass
@@ -53,20 +53,16 @@ class Leads:
     sources: list[str]
 
 
-def shown_voids(player: str, hands: int, seed: int) -> np.ndarray:
-    """[hands, 13]: the engine's shown-void bits (4 * seat + suit) before each trick, replayed from the seed."""
+def replayed_voids(player: str, hands: int, seed: int) -> np.ndarray:
+    """[hands, 13]: the shown-void bits before each trick, replayed from the seed with the current code.
+
+    Only for npz files written before `lost` saved the voids of each play (`voids`): the replay matches
+    their plays only while `player` still plays as it did then."""
     out = []
     for log in sl.simulate_hands(RULES, sl.make_players(player), hands, seed):
         for r in range(len(log)):
             plays, seats = log.plays[r], log.play_seats[r]
-            voids, row = 0, []
-            for t in range(13):
-                row.append(voids)
-                led = SUIT_OF[int(plays[4 * t])]
-                for k in range(1, 4):
-                    if SUIT_OF[int(plays[4 * t + k])] != led:
-                        voids |= 1 << (4 * int(seats[4 * t + k]) + led)
-            out.append(row)
+            out.append([shown_voids(plays[: 4 * t], seats[: 4 * t], 4, SUITS) for t in range(13)])
     return np.array(out, dtype=np.int64)
 
 
@@ -86,7 +82,10 @@ def read_run(path: Path, seed: int) -> tuple[tuple[np.ndarray, ...], np.ndarray,
     order = np.stack([leader, (leader + 2) % 4, (leader + 1) % 4, (leader + 3) % 4], axis=1)  # me, partner, left, right
     bids = np.take_along_axis(z["bids"][lead], order, axis=1)
     won = np.take_along_axis(z["won"][lead], order, axis=1)
-    voids_now = shown_voids(player, done, seed)[z["side_hand"][lead] // 2, z["t"][lead]]
+    if "voids" in z.files:
+        voids_now = z["voids"][lead]
+    else:
+        voids_now = replayed_voids(player, done, seed)[z["side_hand"][lead] // 2, z["t"][lead]]
     voids = (voids_now[:, None] >> (4 * order)) & 15
     nil_live = ((bids == 0) & (won == 0)).any(axis=1)
     cards_held = np.array([bin(int(h)).count("1") for h in hand])
