@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import resource
+import statistics
 import time
 from collections.abc import Callable
 
@@ -171,12 +172,12 @@ def _run(name: str, n: int, seed: int, queue) -> None:
     )
 
 
-def run_bench(names: list[str] | None = None, hands: int | None = None, seed: int = 0) -> dict[str, dict]:
-    """Run workloads (all by default); `hands` overrides each workload's default size."""
-    names = names or [n for n in WORKLOADS if n not in OPT_IN]
-    unknown = [n for n in names if n not in WORKLOADS]
-    if unknown:
-        raise ValueError(f"unknown workload(s) {', '.join(unknown)}; workloads: {', '.join(WORKLOADS)}")
+RATIOS = (("expert", "heuristic"), ("tournament", "heuristic"))
+"""Workloads reported against another of the same run (`ratio_vs_heuristic`, and per CPU second): on a shared
+machine a ratio of two workloads run back to back is steadier than either speed."""
+
+
+def _run_once(names: list[str], hands: int | None, seed: int) -> dict[str, dict]:
     ctx = mp.get_context("spawn")
     results = {}
     for name in names:
@@ -190,9 +191,41 @@ def run_bench(names: list[str] | None = None, hands: int | None = None, seed: in
     for name in PER_CARD:
         if base and name in results:  # the target: at least 0.8 of random's speed per card, in the same run
             results[name]["cards_per_s_vs_random"] = round(results[name]["cards_per_s"] / base, 3)
-    if "heuristic" in results and "tournament" in results:
-        ratio = results["tournament"]["hands_per_s"] / results["heuristic"]["hands_per_s"]
-        results["tournament"]["ratio_vs_heuristic"] = round(ratio, 3)
-        per_cpu = [results[k]["hands"] / max(results[k]["cpu_s"], 1e-9) for k in ("tournament", "heuristic")]
-        results["tournament"]["cpu_ratio_vs_heuristic"] = round(per_cpu[0] / per_cpu[1], 3)
+    for name, against in RATIOS:
+        if name in results and against in results:
+            mine, theirs = results[name], results[against]
+            mine[f"ratio_vs_{against}"] = round(mine["hands_per_s"] / theirs["hands_per_s"], 3)
+            per_cpu = [r["hands"] / max(r["cpu_s"], 1e-9) for r in (mine, theirs)]
+            mine[f"cpu_ratio_vs_{against}"] = round(per_cpu[0] / per_cpu[1], 3)
+    return results
+
+
+def run_bench(
+    names: list[str] | None = None, hands: int | None = None, seed: int = 0, repeat: int = 1
+) -> dict[str, dict]:
+    """Run workloads (all by default); `hands` overrides each workload's default size.
+
+    With `repeat` > 1 the workloads run that many rounds in turn (each in a fresh process, as always): each
+    workload reports its median round (`hands_per_s_rounds` lists every round), and each ratio is the median
+    of the rounds' ratios (`..._rounds` lists them), so one round slowed by another job counts once. Of an
+    even count the lower middle value is the median: always a value some round measured."""
+    names = names or [n for n in WORKLOADS if n not in OPT_IN]
+    unknown = [n for n in names if n not in WORKLOADS]
+    if unknown:
+        raise ValueError(f"unknown workload(s) {', '.join(unknown)}; workloads: {', '.join(WORKLOADS)}")
+    if repeat < 1:
+        raise ValueError(f"repeat = {repeat} is impossible; allowed: at least 1")
+    rounds = [_run_once(names, hands, seed) for _ in range(repeat)]
+    if repeat == 1:
+        return rounds[0]
+    results = {}
+    for name in names:
+        runs = sorted((r[name] for r in rounds), key=lambda r: r["hands_per_s"])
+        result = dict(runs[(len(runs) - 1) // 2])  # the median round (the lower one of an even count)
+        result["hands_per_s_rounds"] = [r[name]["hands_per_s"] for r in rounds]
+        for key in [k for k in result if k.startswith(("ratio_vs_", "cpu_ratio_vs_", "cards_per_s_vs_"))]:
+            values = [r[name][key] for r in rounds]
+            result[key] = statistics.median_low(values)
+            result[f"{key}_rounds"] = values
+        results[name] = result
     return results

@@ -108,10 +108,17 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _number(value: Any) -> str:
+    """A bench figure for people: thousands separated, a list of rounds as its values."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_number(v) for v in value) + "]"
+    return f"{value:,}" if isinstance(value, int | float) else str(value)
+
+
 def _bench(args: argparse.Namespace) -> int:
     from spades_lab.bench import WORKLOADS, run_bench
 
-    results = run_bench(args.workload, args.hands, args.seed)
+    results = run_bench(args.workload, args.hands, args.seed, args.repeat)
     if args.json:
         print(json.dumps(results))
     else:
@@ -119,7 +126,7 @@ def _bench(args: argparse.Namespace) -> int:
             print(f"{name:10s} {r['hands_per_s']:>10,} hands/s  peak {r['peak_mib']:.0f} MiB  ({WORKLOADS[name][2]})")
             extra = {k: v for k, v in r.items() if k not in ("hands", "seconds", "hands_per_s", "peak_mib")}
             if extra:
-                print(" " * 11 + "  ".join(f"{k} {v:,}" for k, v in extra.items()))
+                print(" " * 11 + "  ".join(f"{k} {_number(v)}" for k, v in extra.items()))
     return 0
 
 
@@ -319,7 +326,8 @@ EXAMPLES = {
   spades-lab simulate --hands 20 --seed 1 --player counting+tips --dd     # bids and play against DD truth""",
     "bench": """examples:
   spades-lab bench --json
-  spades-lab bench --workload random --hands 1000000""",
+  spades-lab bench --workload random --hands 1000000
+  spades-lab bench --json --workload heuristic --workload expert --hands 300000 --repeat 5""",
     "rules": """examples:
   spades-lab rules --list
   spades-lab rules standard > my.toml     # edit, then: spades-lab simulate --rules my.toml ...""",
@@ -392,6 +400,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--hands", type=POSITIVE, help="hands per workload (default: each workload's own)")
     bench.add_argument("--seed", type=int, default=0, help="seed of the benchmark's deals")
+    bench.add_argument(
+        "--repeat", type=POSITIVE, default=1,
+        help="rounds of the workloads in turn: each reports its median round, each ratio the median of the rounds'",
+    )  # fmt: skip
     bench.set_defaults(func=_bench)
 
     rules = sub.add_parser("rules", help="list presets, or print one as TOML")
