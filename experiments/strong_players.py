@@ -34,9 +34,8 @@ import spades_lab as sl
 from spades_lab import dd
 from spades_lab.bench import run_bench
 from spades_lab.policies.expert import EXPERT_SWITCHES, ExpertParams
-from spades_lab.policies.identity import player_identity
+from spades_lab.policies.identity import player_differences, player_identity
 from spades_lab.policies.registry import PolicyNameError
-from spades_lab.tournament.storage import player_differences
 
 NAME = "strong_players"
 DEALS = 600

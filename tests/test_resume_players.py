@@ -190,3 +190,14 @@ def test_package_fingerprint_names_the_modules_a_player_reaches() -> None:
     assert "spades_lab.policies.expert" not in tips and "spades_lab.policies.pimc" not in tips
     assert "spades_lab.policies.expert" in expert and "spades_lab/policies/data/expert_leads.json" in expert
     assert all(len(h) == 16 for h in tips.values()) and Path(__file__).exists()
+
+
+def test_the_viewer_names_the_changed_field_instead_of_replaying_another_game(tmp_path, restore_registry) -> None:
+    from spades_lab.viewer.source import tournament_hand
+
+    tournament(ENTRANTS, out=tmp_path, **SMALL)
+    assert tournament_hand(tmp_path, 0, 0, 0, 0)["game"] == 0  # same players: replays
+    random_bid = next(e for e in entries("bid") if e.name == "random")
+    register("bid", "random", RandomBidLater, random_bid.doc)(random_bid.build)
+    with pytest.raises(ValueError, match=r"players have changed since the run \(entrant 'random': bid\.blind_rate"):
+        tournament_hand(tmp_path, 0, 0, 0, 0)

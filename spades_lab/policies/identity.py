@@ -223,3 +223,40 @@ def _data_files(modules: dict[str, str]) -> dict[str, str]:
 def changed_modules(stored: dict[str, str], current: dict[str, str]) -> list[str]:
     """Modules (and data files) whose hash differs, or that one side has and the other lacks."""
     return sorted(k for k in set(stored) | set(current) if stored.get(k) != current.get(k))
+
+
+def player_differences(stored: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
+    """`entrant 'NAME': field: old -> new` for every resolved field that differs, per entrant named in both.
+
+    Takes {entrant name: `player_identity`}; an entrant only one side names is left to whoever compares
+    the names (a tournament's `entrants` difference).
+    """
+    out = []
+    for name in sorted(set(stored) & set(wanted)):
+        old, new = _flat(stored[name]), _flat(wanted[name])
+        fields = [
+            f"{key}: {_shown(old.get(key, _ABSENT))} -> {_shown(new.get(key, _ABSENT))}"
+            for key in sorted(set(old) | set(new))
+            if old.get(key, _ABSENT) != new.get(key, _ABSENT)
+        ]
+        if fields:
+            out.append(f"entrant {name!r}: " + ", ".join(fields))
+    return out
+
+
+def _shown(value: Any) -> str:
+    return "(absent)" if value is _ABSENT else repr(value)
+
+
+_ABSENT = object()
+
+
+def _flat(value: Any, prefix: str = "") -> dict[str, Any]:
+    """A nested identity as {dotted.path: leaf}, with the `params` level left out of the path."""
+    if not isinstance(value, dict) or not value:
+        return {prefix: value}
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        path = prefix if key in ("params", "parts") else f"{prefix}.{key}" if prefix else str(key)
+        out.update(_flat(item, path))
+    return out

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from spades_lab.policies.identity import player_differences
 from spades_lab.tournament.errors import ConfigMismatch, TournamentError
 from spades_lab.tournament.plan import Chunk
 
@@ -252,35 +253,6 @@ FRESH_ADVICE = (
     "To play them again, pass fresh=True (--fresh), which deletes this folder's results first, or choose"
     " another output directory (out=, --out)"
 )
-
-
-def player_differences(stored: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
-    """`entrant 'NAME': field: old -> new` for every resolved field that differs, per entrant in both.
-
-    Entrants only one side has are left to the `entrants` line of `_differences`.
-    """
-    out = []
-    for name in sorted(set(stored) & set(wanted)):
-        old, new = _flat(stored[name]), _flat(wanted[name])
-        fields = [f"{k}: {old.get(k, '(none)')!r} -> {new.get(k, '(none)')!r}" for k in sorted(set(old) | set(new))
-                  if old.get(k, _ABSENT) != new.get(k, _ABSENT)]  # fmt: skip
-        if fields:
-            out.append(f"entrant {name!r}: " + ", ".join(fields))
-    return out
-
-
-_ABSENT = object()
-
-
-def _flat(value: Any, prefix: str = "") -> dict[str, Any]:
-    """A nested identity as {dotted.path: leaf}, with the `params` level left out of the path."""
-    if not isinstance(value, dict) or not value:
-        return {prefix: value}
-    out: dict[str, Any] = {}
-    for key, item in value.items():
-        path = prefix if key in ("params", "parts") else f"{prefix}.{key}" if prefix else str(key)
-        out.update(_flat(item, path))
-    return out
 
 
 def _differences(stored: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
