@@ -119,7 +119,15 @@ CODE_BASE = ("spades_lab.tournament.chunks",)
 
 
 def _code(entrants: Sequence[EntrantSpec], names: list[str]) -> dict[str, Any]:
-    return {name: code_fingerprint(spec, base=CODE_BASE) for spec, name in zip(entrants, names)}
+    """Each entrant's code fingerprint; one that cannot be taken (an exotic policy object) is left out,
+    since it only ever feeds a warning and must never stop a run."""
+    out = {}
+    for spec, name in zip(entrants, names):
+        try:
+            out[name] = code_fingerprint(spec, base=CODE_BASE)
+        except Exception:  # noqa: BLE001  (a fingerprint is advice: no failure of it may stop a run)
+            continue
+    return out
 
 
 def _check_code(store: RunDir, stored: dict[str, Any], current: dict[str, Any]) -> None:
