@@ -17,6 +17,7 @@ import platform
 import shlex
 import sys
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +35,7 @@ import spades_lab as sl  # noqa: E402
 from spades_lab.policies import Player, make_player  # noqa: E402
 from spades_lab.policies.memory import shown_voids  # noqa: E402
 from spades_lab.stats.intervals import Z95, mean_interval, wilson  # noqa: E402
-from spades_lab.tournament import ConfigMismatch, TournamentResult, tournament  # noqa: E402
+from spades_lab.tournament import CodeChangedWarning, ConfigMismatch, TournamentResult, tournament  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 """The repository root: results go to ROOT/results/NAME by default."""
@@ -72,7 +73,9 @@ def chunk_size(count: int, duplicate: bool, largest: int = 5000) -> int:
 def run_tournament(entrants: Sequence[Any], run_dir: Path, *, workers: int, engine: str = "",
                    **kwargs: Any) -> TournamentResult:  # fmt: skip
     """Play (or resume, or reuse) a tournament in `run_dir`; a directory from another configuration
-    (say a different scale) is cleared and played afresh."""
+    (say a different scale), other players under the same names, or games played by other code (a
+    policy module edited since: the tournament only warns) is cleared and played afresh, since an
+    experiment's README reports its figures as those of the current players."""
     count = kwargs.get("games") or kwargs.get("hands")
     if not isinstance(count, int):
         raise TypeError(f"run_tournament needs games= or hands= (an int), not {count!r}")
@@ -82,8 +85,11 @@ def run_tournament(entrants: Sequence[Any], run_dir: Path, *, workers: int, engi
     workers = workers if count >= 200 else 1  # tiny runs: spawning workers costs more than it saves
     rules = kwargs.pop("rules", RULES)
     try:
-        result = tournament(list(entrants), rules, workers=workers, out=run_dir, **kwargs)
-    except ConfigMismatch:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", CodeChangedWarning)  # raised before any game is played
+            result = tournament(list(entrants), rules, workers=workers, out=run_dir, **kwargs)
+    except (ConfigMismatch, CodeChangedWarning) as why:
+        print(f"{run_dir}: playing afresh ({str(why).split(';')[0]})", file=sys.stderr)
         result = tournament(list(entrants), rules, workers=workers, out=run_dir, fresh=True, **kwargs)
     timing = Path(run_dir) / "play_seconds.json"
     if result.chunks_run:

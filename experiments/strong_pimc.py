@@ -35,6 +35,7 @@ from common import RULES, SEED, checked_plays, entrant_figures, paired_figures
 import spades_lab as sl
 from spades_lab import dd
 from spades_lab.bench import run_bench
+from spades_lab.policies.identity import player_identity
 from spades_lab.policies.pimc import score_by_tricks
 from spades_lab.tournament import tournament
 
@@ -158,7 +159,9 @@ def lost(hands: int, players: list[str], workers: int, tag: str = "", out: Path 
     result as `NAME [TAG]` (a larger sample beside the 60-hand one). The result is saved every `every`
     hands checked, over the hands done so far (the first hands of the seed, in order), so a run stopped
     early still leaves its figure; with `out`, every checked play, its loss and every card's DD value go
-    to `out/lost_N.npz` for other breakdowns. `play_s` is the time of play alone.
+    to `out/lost_N.npz` for other breakdowns. `play_s` is the time of play alone. Each entry keeps the
+    player's resolved identity (`player`: every parameter), so a figure of an earlier version of a player
+    is reported as such by strong_players.py.
     """
     path = OUT / "pimc_lost.json"
     data = json.loads(path.read_text()) if path.exists() else {}
@@ -187,7 +190,7 @@ def lost(hands: int, players: list[str], workers: int, tag: str = "", out: Path 
                 done = int(rows["n_hands"]) if last else checked[i] + 1
                 data[key] = _lost_summary(rows, loss, done) | {
                     "seconds": time.perf_counter() - t, "play_s": play_s, "cpu_s": _cpu_seconds() - cpu,
-                    "workers": workers, "hands_asked": hands,
+                    "workers": workers, "hands_asked": hands, "player": player_identity(name),
                 }  # fmt: skip
                 entry = data[key]
                 print(
@@ -200,7 +203,8 @@ def lost(hands: int, players: list[str], workers: int, tag: str = "", out: Path 
                 if out is not None:
                     keep = rows["side_hand"] < 2 * done
                     arrays: dict[str, Any] = {k: v[keep] if v.ndim else v for k, v in rows.items()}
-                    arrays |= {"loss": loss[keep], "values": values[keep], "done": np.array(done), "key": np.array(key)}
+                    arrays |= {"loss": loss[keep], "values": values[keep], "done": np.array(done), "key": np.array(key),
+                               "player": np.array(json.dumps(entry["player"]))}  # what played them, to check later
                     np.savez(out / f"lost_{list(data).index(key)}.npz", **arrays)
         finally:
             if pool:

@@ -34,6 +34,8 @@ import spades_lab as sl
 from spades_lab import dd
 from spades_lab.bench import run_bench
 from spades_lab.policies.expert import EXPERT_SWITCHES, ExpertParams
+from spades_lab.policies.identity import player_differences, player_identity
+from spades_lab.policies.registry import PolicyNameError
 
 NAME = "strong_players"
 DEALS = 600
@@ -71,6 +73,23 @@ def dd_tricks_lost(player: str, hands: int, seed: int, last: int = LOST_TRICKS) 
 WHOLE_HAND_TARGETS = {TIPS: "2.35 (the issue's measure of tips)", EXPERT: "<= 1.5", PIMC: "<= 0.8"}
 
 
+def measured_player(name: str, entry: dict) -> str:
+    """"" when a saved measurement was made by the player `name` is now, else why it may not have been.
+
+    `strong_pimc.py lost` saves each player's resolved identity (every parameter) beside its figure; a
+    figure saved before that, or by a player whose defaults have changed since, is reported as such
+    rather than as the current player's.
+    """
+    try:
+        now = player_identity(name)
+    except PolicyNameError:
+        return "no longer a player name"
+    if "player" not in entry:
+        return "saved before measurements recorded the player: may be an earlier version"
+    changed = player_differences({name: entry["player"]}, {name: now})
+    return "measured with another version of the player (" + changed[0].split(": ", 1)[1] + ")" if changed else ""
+
+
 def whole_hand_lost(out) -> tuple[str, str]:
     """The issue's DD statistic over whole hands, as `strong_pimc.py lost` measured it (pimc_lost.json).
 
@@ -92,14 +111,15 @@ def whole_hand_lost(out) -> tuple[str, str]:
         if name in WHOLE_HAND_TARGETS and entry["side_hands"] > best.get(name, {}).get("side_hands", 0):
             best[name] = entry
     lines = [
-        "| player | DD tricks lost per side per hand, whole hand (95%) | side-hands | target |",
-        "|---|---|---|---|",
+        "| player | DD tricks lost per side per hand, whole hand (95%) | side-hands | target | player checked |",
+        "|---|---|---|---|---|",
     ]
     for name, key, entry in sorted(rows, key=lambda r: (r[0] not in WHOLE_HAND_TARGETS, r[0], -r[2]["side_hands"])):
         lines.append(f"| `{key}` | {entry['value']:.2f} ({entry['lo']:.2f} to {entry['hi']:.2f}) | "
-                     f"{entry['side_hands']} | {WHOLE_HAND_TARGETS.get(name, '')} |")  # fmt: skip
-    parts = [f"{n.split('+')[1]} {e['value']:.2f} ({e['lo']:.2f} to {e['hi']:.2f}, {e['side_hands']} side-hands)"
-             for n, e in best.items()]  # fmt: skip
+                     f"{entry['side_hands']} | {WHOLE_HAND_TARGETS.get(name, '')} | "
+                     f"{measured_player(name, entry) or 'the current player'} |")  # fmt: skip
+    parts = [f"{n.split('+')[1]} {e['value']:.2f} ({e['lo']:.2f} to {e['hi']:.2f}, {e['side_hands']} side-hands"
+             + (f"; {why}" if (why := measured_player(n, e)) else "") + ")" for n, e in best.items()]  # fmt: skip
     sentence = ("Over whole hands (the issue's statistic, `strong_pimc.py lost`), before their contract is made: "
                 + ", ".join(parts) + " DD tricks lost per side per hand.") if parts else ""  # fmt: skip
     return sentence, "\n".join(lines)

@@ -211,3 +211,45 @@ def test_count_calibration_paired_correction_recovers_a_known_difference() -> No
     assert np.allclose(standard.coef, broken.coef + d.coef)
     with pytest.raises(ValueError, match="among the base"):
         cc.combine(d, broken)  # the correction's deals must be a subset of the base's
+
+
+def test_run_tournament_plays_afresh_when_players_or_code_changed(tmp_path: Path, capsys) -> None:
+    """An experiment's figures are the current players': a stale run folder is replayed, not reused."""
+    import warnings
+
+    from spades_lab.tournament import CodeChangedWarning
+
+    common = importlib.import_module("common")
+    entrants, run_dir = ["random", "counting+tips"], tmp_path / "run"
+    first = common.run_tournament(entrants, run_dir, workers=1, games=4)
+    assert first.chunks_run == len(first.chunks)
+    assert common.run_tournament(entrants, run_dir, workers=1, games=4).chunks_run == 0  # reused as it stands
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    manifest["code"]["counting+tips"]["spades_lab.policies.play"] = "0" * 16  # as if play.py had been edited
+    (run_dir / "manifest.json").write_text(json.dumps(manifest))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CodeChangedWarning)
+        again = common.run_tournament(entrants, run_dir, workers=1, games=4)
+    assert again.chunks_run == len(again.chunks)
+    assert "playing afresh" in capsys.readouterr().err
+    del manifest["config"]["players"]  # a folder from before players were recorded
+    (run_dir / "manifest.json").write_text(json.dumps(manifest))
+    assert common.run_tournament(entrants, run_dir, workers=1, games=4).chunks_run == len(again.chunks)
+
+
+def test_saved_whole_hand_figures_say_whether_the_player_is_still_the_one_measured(tmp_path: Path) -> None:
+    from spades_lab.policies.identity import player_identity
+
+    module = importlib.import_module("strong_players")
+    figure = {"value": 1.5, "lo": 1.4, "hi": 1.6, "side_hands": 40}
+    now = player_identity(module.EXPERT)
+    older = json.loads(json.dumps(now))
+    older["play"]["params"]["short_suit_first"] = not now["play"]["params"]["short_suit_first"]
+    data = {module.EXPERT: {**figure, "player": now}, f"{module.EXPERT} [old]": {**figure, "player": older},
+            module.TIPS: figure}  # fmt: skip
+    (tmp_path / "pimc_lost.json").write_text(json.dumps(data))
+    _, table = module.whole_hand_lost(tmp_path)
+    rows = {line.split("|")[1].strip(): line.split("|")[5].strip() for line in table.splitlines()[2:]}
+    assert rows[f"`{module.EXPERT}`"] == "the current player"
+    assert "another version of the player (play.short_suit_first:" in rows[f"`{module.EXPERT} [old]`"]
+    assert "saved before measurements recorded the player" in rows[f"`{module.TIPS}`"]

@@ -476,6 +476,15 @@ def test_a_closed_pipe_ends_quietly() -> None:
 
 
 def test_ctrl_c_exits_130(tmp_path) -> None:
+    """Ctrl-C in the middle of writing records: exit 130, one line, and no half file left behind.
+
+    Waits on conditions, not on a clock, so load cannot make it flaky: the signal goes once the
+    records file holds lines (so the run is past its set-up and inside the play loop), and SIGINT is
+    restored to its default in the child, since a suite started in the background (`cmd &` in a
+    script) hands its children SIGINT ignored, and Python then never raises KeyboardInterrupt.
+    Independent hands, because each ends at once and reaches the file at once (games wait for the
+    lowest unfinished game, which a random player can keep going for a long time).
+    """
     import os
     import signal
     import subprocess
@@ -485,15 +494,25 @@ def test_ctrl_c_exits_130(tmp_path) -> None:
 
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     records = tmp_path / "g.jsonl"
-    proc = subprocess.Popen([sys.executable, "-m", "spades_lab.cli", "simulate", "--games", "100000", "--seed", "1",
+    proc = subprocess.Popen([sys.executable, "-m", "spades_lab.cli", "simulate", "--hands", "100000000", "--seed", "1",
                              "--batch-size", "1", "--records", str(records)], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)  # fmt: skip
-    deadline = time.time() + 120
-    while time.time() < deadline and not any(tmp_path.iterdir()):
-        time.sleep(0.2)  # the temporary records file appears once the run has started
-    time.sleep(1.0)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=120)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
+
+    def writing() -> bool:  # the temporary records file (beside the target) has lines in it
+        return any(p.stat().st_size > 0 for p in tmp_path.iterdir())
+
+    try:
+        deadline = time.monotonic() + 600  # a generous bound for a loaded machine; idle, it takes 2 s
+        while not writing() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert proc.poll() is None and writing(), f"the run never started writing records: {proc.poll()=}"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:  # never leave the child running, whatever failed above
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err
     assert list(tmp_path.iterdir()) == []  # the half-written records were removed, nothing was put in place

@@ -112,12 +112,13 @@ class DiesInAWorker:
     """Plays its lowest legal card; in a spawned worker process it kills that process instead.
 
     `slow` makes each play in the parent take 3 ms, so the parent cannot finish the run alone
-    before the spawned worker has started."""
+    before the spawned worker has started. It is kept private: it changes the timing, not the games,
+    so it is no part of what the player is (a tournament folder compares public settings)."""
 
     name = "dies-in-a-worker"
 
     def __init__(self, slow: bool = False) -> None:
-        self.slow = slow
+        self._slow = slow
 
     def bid(self, view) -> np.ndarray:
         return np.argmax(view.legal_bids[:, 1:], axis=1).astype(np.int64) + 1
@@ -128,7 +129,7 @@ class DiesInAWorker:
 
         if multiprocessing.parent_process() is not None:
             os._exit(3)
-        if self.slow:
+        if self._slow:
             import time
 
             time.sleep(0.003)

@@ -47,6 +47,7 @@ def register(role: str, name: str, params: type = NoParams, doc: str = "") -> Ca
 
     def wrap(build: Callable[[Any], Any]) -> Callable[[Any], Any]:
         _REGISTRY[(role, name)] = Entry(name, role, build, params, doc or (build.__doc__ or "").strip())
+        _BUILT.clear()  # a name registered again must build the new policy, not a cached old one
         return build
 
     return wrap
@@ -120,7 +121,12 @@ def play_policy(name: str) -> Any:
     return build_part(name, "play")
 
 
-def _build_part(text: str, role: str) -> Any:
+def resolve_part(text: str, role: str) -> tuple[Entry, Any]:
+    """The registry entry and the full parameters (defaults filled in) that `text` names for `role`.
+
+    This is what a part *is*: the same text can resolve differently once a default changes or another
+    factory is registered under the name, which is why tournament run folders record it.
+    """
     head, *switches = text.strip().split(":")
     match = _PART.match(head)
     if not match:
@@ -156,7 +162,12 @@ def _build_part(text: str, role: str) -> Any:
             allowed = ", ".join(field_types) or "none"
             raise PolicyNameError(f"{role} policy {name!r} has no parameter {key!r}; its parameters: {allowed}")
         values[key] = _convert(entry, key, raw, field_types[key])
-    policy = entry.build(dataclasses.replace(entry.params(), **values) if values else entry.params())
+    return entry, dataclasses.replace(entry.params(), **values) if values else entry.params()
+
+
+def _build_part(text: str, role: str) -> Any:
+    entry, params = resolve_part(text, role)
+    policy = entry.build(params)
     policy.name = text.strip()
     return policy
 
@@ -173,6 +184,19 @@ def make_player(spec: str | Player) -> Player:
     """
     if isinstance(spec, Player):
         return spec
+    parts = player_parts(spec)
+    return Player(
+        build_part(parts["bid"], "bid"), build_part(parts["play"], "play"), label=spec.strip(),
+        drafter=build_part(parts["draft"], "draft"), exchanger=build_part(parts["exchange"], "exchange"),
+    )  # fmt: skip
+
+
+def player_parts(spec: str) -> dict[str, str]:
+    """The part texts a player name stands for, per role: {"bid", "play", "draft", "exchange"}.
+
+    Draft and exchange are filled in as `make_player` fills them (the bid name's own, else the
+    defaults), so the result names every policy the player would use.
+    """
     if not isinstance(spec, str) or not spec.strip():
         raise PolicyNameError(f"a player name must be a non-empty string, got {spec!r}")
     parts = [p.strip() for p in _split_top(spec, "+")]
@@ -194,10 +218,7 @@ def make_player(spec: str | Player) -> Player:
     own = bid_name.group(1) if bid_name else ""
     draft = extras.get("draft") or (own if ("draft", own) in _REGISTRY else DEFAULT_DRAFT)
     exchange = extras.get("exchange") or (own if ("exchange", own) in _REGISTRY else DEFAULT_EXCHANGE)
-    return Player(
-        build_part(bid_text, "bid"), build_part(play_text, "play"), label=spec.strip(),
-        drafter=build_part(draft, "draft"), exchanger=build_part(exchange, "exchange"),
-    )  # fmt: skip
+    return {"bid": bid_text, "play": play_text, "draft": draft, "exchange": exchange}
 
 
 def make_players(specs: list[str] | str, seats: int = 4) -> list[Player]:

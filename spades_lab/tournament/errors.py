@@ -11,6 +11,10 @@ class ConfigMismatch(TournamentError):
     """The output directory holds another tournament's results."""
 
 
+class CodeChangedWarning(UserWarning):
+    """A run folder's games were played by other code than the running one (same players, same version)."""
+
+
 class ChunkError(TournamentError):
     """A chunk failed in a worker; names the chunk and, for a policy error, the policy and seat.
 

@@ -23,11 +23,12 @@ from typing import Any
 from spades_lab import __version__
 from spades_lab.engine.simulate import DEFAULT_BATCH, MAX_HANDS, MaxHandsWarning
 from spades_lab.policies import Player, make_player
+from spades_lab.policies.identity import changed_modules, code_fingerprint, player_identity
 from spades_lab.progress import bar as progress_bar
 from spades_lab.progress import wanted, warm_up
 from spades_lab.rules import Rules, load_rules
 from spades_lab.tournament.chunks import ChunkTask, EntrantSpec, ShippedPlayer
-from spades_lab.tournament.errors import TournamentError
+from spades_lab.tournament.errors import CodeChangedWarning, TournamentError
 from spades_lab.tournament.executors import execute
 from spades_lab.tournament.plan import DEFAULT_CHUNK_GAMES, Chunk, grow_plan, pairings, plan_chunks
 from spades_lab.tournament.results import TournamentResult, aggregate
@@ -90,14 +91,14 @@ def _grow(
     for chunk in old:
         if chunk not in keep:
             store.drop_chunk(chunk)
-    manifest = _manifest(config, grown, names)
+    manifest = _manifest(config, grown, names, stored.get("code") or {})
     recorded = stored.get("chunk_files") or {}
     manifest["chunk_files"] = {c.id: recorded[c.id] for c in grown if c.id in recorded}
     store.write_manifest(manifest)
     return grown, manifest
 
 
-def _manifest(config: dict[str, Any], chunks: list[Chunk], names: list[str]) -> dict[str, Any]:
+def _manifest(config: dict[str, Any], chunks: list[Chunk], names: list[str], code: dict[str, Any]) -> dict[str, Any]:
     return {
         "tool": "spades-lab tournament",
         "version": __version__,
@@ -108,7 +109,45 @@ def _manifest(config: dict[str, Any], chunks: list[Chunk], names: list[str]) -> 
         "chunks": [c.to_dict() for c in chunks],
         "chunk_files": {},
         "complete": False,
+        "code": code,
     }
+
+
+CODE_BASE = ("spades_lab.tournament.chunks",)
+"""Where every entrant's code fingerprint starts besides its own policies: the module that plays a chunk
+(and, through it, the engine, the rules and the tallies that the chunk files store)."""
+
+
+def _code(entrants: Sequence[EntrantSpec], names: list[str]) -> dict[str, Any]:
+    """Each entrant's code fingerprint; one that cannot be taken (an exotic policy object) is left out,
+    since it only ever feeds a warning and must never stop a run."""
+    out = {}
+    for spec, name in zip(entrants, names):
+        try:
+            out[name] = code_fingerprint(spec, base=CODE_BASE)
+        except Exception:  # noqa: BLE001  (a fingerprint is advice: no failure of it may stop a run)
+            continue
+    return out
+
+
+def _check_code(store: RunDir, stored: dict[str, Any], current: dict[str, Any]) -> None:
+    """Warn when the code that played a run folder's games differs from the code asked to add to or read it.
+
+    A warning, not a refusal: an edit that keeps every game bit for bit (a refactor, a faster kernel;
+    the golden playthroughs say which) leaves the games valid, and the package version, which pip users
+    see change, is already part of the configuration that must match.
+    """
+    old = stored.get("code") or {}
+    changed = {name: changed_modules(old.get(name) or {}, now) for name, now in current.items() if name in old}
+    changed = {name: mods for name, mods in changed.items() if mods}
+    if changed:
+        listed = "; ".join(f"{name!r}: {', '.join(mods)}" for name, mods in changed.items())
+        warnings.warn(
+            f"{store.root} holds games played by other code than this (changed since: {listed}); its games are"
+            " kept, since the players' parameters and the version match. If the change alters games, play them"
+            " again with fresh=True (--fresh) or another output directory; this warning repeats until then",
+            CodeChangedWarning, stacklevel=3,
+        )  # fmt: skip
 
 
 MANIFEST_EVERY = 2.0
@@ -242,7 +281,7 @@ def tournament(
         "entrants": names, "rules": rules.to_dict(), "seed": int(seed), "unit": "games" if games is not None else "hands",
         "count": count, "duplicate": bool(duplicate), "chunk_games": int(chunk_games),
         "store_hands": bool(store_hands), "records": bool(records), "version": __version__,
-        "max_hands": max_hands,
+        "max_hands": max_hands, "players": {name: player_identity(spec) for spec, name in zip(entrants, names)},
     }  # fmt: skip
     if dd:
         config["dd"] = True  # only when on, so that runs made before the option still resume
@@ -251,8 +290,12 @@ def tournament(
         keep = tempfile.TemporaryDirectory(prefix="spades-tournament-")
         out = keep.name
     store = RunDir(out)
-    manifest = _manifest(config, chunks, names)
+    manifest = _manifest(config, chunks, names, _code(entrants, names))
     stored = store.open(manifest, fresh=fresh)
+    if stored is not None:
+        _check_code(store, stored, manifest["code"])
+        # the code that played the first games stays on record, so the warning repeats until a fresh run
+        manifest["code"] = {**manifest["code"], **(stored.get("code") or {})}
     if stored is not None and int(stored["config"]["count"]) < count:
         chunks, manifest = _grow(store, stored, chunks, names, config)
     elif stored is not None:  # resuming: the stored layout (a grown run's differs from a fresh plan's)

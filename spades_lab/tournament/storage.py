@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from spades_lab.policies.identity import player_differences
 from spades_lab.tournament.errors import ConfigMismatch, TournamentError
 from spades_lab.tournament.plan import Chunk
 
@@ -130,6 +131,19 @@ class RunDir:
             self.write_manifest(manifest)
             return None
         differences = _differences(stored.get("config", {}), manifest["config"])
+        also = f" It also differs in: {'; '.join(differences)}." if differences else ""
+        if "players" not in stored["config"] and "players" in manifest["config"]:
+            raise ConfigMismatch(
+                f"{self.root} was written before run folders recorded what each player is (every parameter of"
+                " its policies), so its games cannot be checked against the entrants asked now (a player's"
+                f" defaults may have changed since).{also} {FRESH_ADVICE}"
+            )
+        changed = player_differences(stored["config"].get("players") or {}, manifest["config"].get("players") or {})
+        if changed:
+            raise ConfigMismatch(
+                f"{self.root} holds games of other players under the same names ({'; '.join(changed)});"
+                f" results depend on what each player is, so these games cannot be reused.{also} {FRESH_ADVICE}"
+            )
         if differences and differences[0].startswith("count:") and len(differences) == 1:
             had, asked = int(stored["config"]["count"]), int(manifest["config"]["count"])
             if asked > had:
@@ -235,11 +249,19 @@ class RunDir:
         os.replace(tmp, target)
 
 
+FRESH_ADVICE = (
+    "To play them again, pass fresh=True (--fresh), which deletes this folder's results first, or choose"
+    " another output directory (out=, --out)"
+)
+
+
 def _differences(stored: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
-    """Readable `field: stored X, asked Y` lines (rules compared field by field)."""
+    """Readable `field: stored X, asked Y` lines (rules compared field by field; players elsewhere)."""
     out = []
     for key in sorted(set(stored) | set(wanted)):
         a, b = stored.get(key), wanted.get(key)
+        if key == "players":
+            continue  # compared entrant by entrant in `player_differences`; new or dropped names show in `entrants`
         if key == "rules" and isinstance(a, dict) and isinstance(b, dict):
             out += [
                 f"rules.{k}: stored {a.get(k)!r}, asked {b.get(k)!r}"

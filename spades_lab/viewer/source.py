@@ -18,6 +18,7 @@ import pandas as pd
 from spades_lab.engine import HandLog, simulate_games, simulate_hands
 from spades_lab.engine.records import hand_records, read_records
 from spades_lab.policies import make_player
+from spades_lab.policies.identity import player_differences, player_identity
 from spades_lab.rules import Rules
 
 
@@ -105,6 +106,11 @@ def tournament_hand(out: str | Path, pairing: int, seating: int, game: int, hand
     names = config["entrants"]
     side0, side1 = names[int(chunk["side0"])], names[int(chunk["side1"])]
     rules = Rules.from_dict(config["rules"])
+    stored = config.get("players") or {}
+    changed = player_differences(stored, {n: player_identity(n) for n in (side0, side1) if n in stored})
+    if changed:  # the replay would be another player's game: say which field, rather than only that it differs
+        raise ValueError(f"the tournament's players have changed since the run ({'; '.join(changed)}): its hands"
+                         " cannot be replayed with the current players")  # fmt: skip
     players: list[Any] = [make_player(side0), make_player(side1)] * (rules.players // 2)
     single = config["unit"] == "hands"
     if single and hand != 0:
