@@ -2,7 +2,7 @@
 
 `tips` is the cheat sheet's player and stays exactly as the sheet says. `expert` plays the same
 cards wherever its own additions are silent (it calls the same compiled tips code), and each
-addition is a switch, on by default (one, `second_seat_win`, measured and left off), so that an
+addition is a switch, on by default (two, `lead_model` and `second_seat_win`, measured and left off), so that an
 experiment can measure what each one is worth:
 
 - `read_voids` (memory, `spades_lab.policies.memory`): every seat's shown voids, from the plays
@@ -43,7 +43,7 @@ experiment can measure what each one is worth:
   master instead: the master's trick waits, the short suit is emptied to ruff in. Measured with the solver
   (240 and 480 hands, paired): DD loss neutral; games +28 to +36 points per game over three seeds; with
   `lead_model`, see below.
-- `lead_model` (leading, on by default): while the side is short of its contract (partnerships, both
+- `lead_model` (leading, off by default): while the side is short of its contract (partnerships, both
   partners bid a number, no nil live, before tip 11's last tricks), the lead chosen so far is compared with
   six other kinds of lead (the low or high card of the shortest side suit without a master, the low card of
   the longest one, the low trump, a side master, the trump master) by a linear model of their double-dummy
@@ -51,8 +51,8 @@ experiment can measure what each one is worth:
   `data/expert_leads.json`); the best option held replaces the card when its predicted gain reaches
   `lead_margin` tricks. Measured: the changed leads gain DD tricks on held-out hands, but later plays
   give most of it back, so the whole-hand DD loss is neutral; with `short_suit_first` the games gain about
-  +50 to +67 points per game over three seeds (docs/players.md), so it is on; its scoring sums integers
-  and allocates nothing, which keeps its cost near 7% of the expert's speed (it was 20-30% at first).
+  +50 to +67 points per game over three seeds (docs/players.md), but it makes the expert about 30% slower
+  (below the issue's 0.7 of tips), so it is off.
 - `second_seat_win` (second seat following, off by default): when no cover and no held master decides,
   the cheapest card that beats the led card instead of second hand low, unless that card is a queen or
   a king with a higher card unseen (those honours still wait). Measured with the solver on the expert's
@@ -154,7 +154,7 @@ class ExpertParams(TipsParams):
     second_seat_master: bool = True  # second seat following: win with the cheapest master when no ruff threatens
     no_master_into_ruff: bool = True  # leading: no side master in a suit an opponent has shown out of and may ruff
     short_suit_first: bool = True  # leading with trumps, side short: a short side suit's low card before a master
-    lead_model: bool = True  # leading, side short: another kind of lead when the fitted DD model predicts a gain
+    lead_model: bool = False  # leading, side short: another kind of lead when the fitted DD model predicts a gain
     second_seat_win: bool = False  # second seat following: the cheapest card that beats the led card, not low
     bag_margin: int = 2  # keep_setting stops when bags + overtricks >= bag threshold - bag_margin
     lead_margin: float = 0.05  # lead_model: predicted DD tricks per lead an option must gain over the expert's card
