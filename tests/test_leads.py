@@ -80,8 +80,7 @@ def test_model_picks_the_best_option_held_above_the_margin() -> None:
     weights = np.zeros((len(LEAD_OPTIONS) - 1, WIDTH + 1))
     weights[SHORT_LOW - 1, -1] = 0.3
     weights[SIDE_MASTER - 1, -1] = 0.5  # the side master IS the expert's card: not an other option
-    scratch = np.empty(len(FEATURES), dtype=np.int64)
-    args = (scratch, AC, HELD, HELD, UNSEEN, 0, (2, 4, 3, 3), (0, 0, 0, 0), (0, 0, 0, 0), SUITS)
+    args = (np.empty(len(FEATURES), dtype=np.int64), AC, HELD, HELD, UNSEEN, 0, (2, 4, 3, 3), (0, 0, 0, 0), (0, 0, 0, 0), SUITS)
     assert label(model_lead(lead_table(weights), 0.2, *args)) == "2D"
     assert label(model_lead(lead_table(weights), 0.31, *args)) == "AC"  # below the margin: the expert's card stays
     weights[SHORT_LOW - 1, FEATURES.index("needed")] = -0.1  # 0.3 - 0.1 * 6 tricks needed < 0
