@@ -31,7 +31,6 @@ from typing import Any
 import numpy as np
 
 import spades_lab as sl
-from spades_lab.policies import leads as lead_rules
 from spades_lab.policies.leads import FEATURES, KINDS, LEAD_OPTIONS, LEADS_RESOURCE, lead_batch, model_leads
 from spades_lab.policies.memory import shown_voids
 from spades_lab.policies.play import TipsParams, kernel_deck
@@ -140,7 +139,7 @@ def fit(leads: Leads, ridge: float) -> np.ndarray:
 def local_gain(leads: Leads, weights: np.ndarray, margin: float) -> dict[str, Any]:
     """The model's DD gain per side-hand on these leads (95% interval over side-hands), as the kernel picks."""
     pick: Any = model_leads  # a numba dispatcher: its call is not typed
-    cards = pick(lead_rules.lead_table(weights), margin, *leads.args, SUITS)
+    cards = pick(weights, margin, *leads.args, SUITS)
     rows = np.arange(len(cards))
     gain = leads.values[rows, cards] - leads.values[rows, leads.args[0]]
     per_side = np.zeros(leads.side_hands)

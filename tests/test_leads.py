@@ -19,7 +19,6 @@ from spades_lab.policies.leads import (
     card_kind,
     lead_inputs,
     lead_option,
-    lead_table,
     lead_weights,
     model_lead,
 )
@@ -80,11 +79,11 @@ def test_model_picks_the_best_option_held_above_the_margin() -> None:
     weights = np.zeros((len(LEAD_OPTIONS) - 1, WIDTH + 1))
     weights[SHORT_LOW - 1, -1] = 0.3
     weights[SIDE_MASTER - 1, -1] = 0.5  # the side master IS the expert's card: not an other option
-    args = (np.empty(len(FEATURES), dtype=np.int64), AC, HELD, HELD, UNSEEN, 0, (2, 4, 3, 3), (0, 0, 0, 0), (0, 0, 0, 0), SUITS)
-    assert label(model_lead(lead_table(weights), 0.2, *args)) == "2D"
-    assert label(model_lead(lead_table(weights), 0.31, *args)) == "AC"  # below the margin: the expert's card stays
+    args = (AC, HELD, HELD, UNSEEN, 0, (2, 4, 3, 3), (0, 0, 0, 0), (0, 0, 0, 0), SUITS)
+    assert label(model_lead(weights, 0.2, *args)) == "2D"
+    assert label(model_lead(weights, 0.31, *args)) == "AC"  # below the margin: the expert's card stays
     weights[SHORT_LOW - 1, FEATURES.index("needed")] = -0.1  # 0.3 - 0.1 * 6 tricks needed < 0
-    assert label(model_lead(lead_table(weights), 0.01, *args)) == "AC"
+    assert label(model_lead(weights, 0.01, *args)) == "AC"
 
 
 def test_shipped_weights_have_the_model_shape() -> None:

@@ -90,7 +90,7 @@ from numba import njit
 
 from spades_lab.engine import PlayView
 from spades_lab.engine.bits import ZERO, above, below, highest, lowest, popcount
-from spades_lab.policies.leads import FEATURES, model_lead, shipped_lead_table, sure_winners
+from spades_lab.policies.leads import WIDTH, lead_weights, model_lead, sure_winners
 from spades_lab.policies.memory import seat_voids, suit_index, void_cards
 from spades_lab.policies.play import (
     BIG_BID,
@@ -542,17 +542,16 @@ def expert_kernel(
     hands: np.ndarray, legal: np.ndarray, seats: np.ndarray, bids: np.ndarray, won: np.ndarray,
     on_table: np.ndarray, played: np.ndarray, voids: np.ndarray, bags: np.ndarray,
     players: int, position: int, trick: int, switches: int, numbers: tuple, extra: int, bag_limit: int,
-    suits: tuple, spade_ace: int, spade_king: int, partnered: bool, lead_table: np.ndarray, lead_margin: float,
+    suits: tuple, spade_ace: int, spade_king: int, partnered: bool, weights: np.ndarray, lead_margin: float,
 ) -> np.ndarray:  # fmt: skip
     """The `expert` card of every table of a batch (the layout of the tips' kernel, with the engine's shown
     voids, `PlayView.shown_voids`, in place of the history, plus bags).
 
     `partnered` is False only in cutthroat (no partner: the seat across is an opponent, bags are the seat's).
-    `lead_table` and `lead_margin` are `lead_model`'s (see `spades_lab.policies.leads.model_lead`)."""
+    `weights` and `lead_margin` are `lead_model`'s (see `spades_lab.policies.leads.model_lead`)."""
     full = suits[0] | suits[1] | suits[2] | suits[3]
     out = np.empty(hands.shape[0], dtype=np.int64)
     read = is_on(extra, READ_VOIDS)
-    scratch = np.empty(len(FEATURES), dtype=np.int64)  # lead_model's features, reused by every table
     for t in range(hands.shape[0]):
         me = seats[t]
         unseen = full & ~(played[t] | hands[t])
@@ -631,8 +630,8 @@ def expert_kernel(
             + seat_bids[PARTNER] and popcount(hands[t]) > numbers[LAST_TRICKS]
         ):  # fmt: skip
             seen = (0, seat_voids(voids[t], partner), seat_voids(voids[t], left), seat_voids(voids[t], right))
-            out[t] = model_lead(lead_table, lead_margin, scratch, out[t], hands[t], legal[t], unseen, trick, seat_bids,
-                                seat_won, seen, suits)  # fmt: skip
+            out[t] = model_lead(weights, lead_margin, out[t], hands[t], legal[t], unseen, trick, seat_bids, seat_won,
+                                seen, suits)  # fmt: skip
     return out
 
 
@@ -678,7 +677,7 @@ class ExpertPlay:
         self.switches = sum(1 << i for i, name in enumerate(SWITCHES) if getattr(params, name))
         self.numbers = tuple(int(getattr(params, name)) for name in NUMBERS)
         self.extra = sum(1 << i for i, name in enumerate(EXPERT_SWITCHES) if getattr(params, name))
-        self.lead_table = shipped_lead_table(params.lead_model)
+        self.weights = lead_weights() if params.lead_model else np.zeros((6, WIDTH + 1))
 
     def play(self, view: PlayView) -> np.ndarray:
         suits, spade_ace, spade_king = kernel_deck(view.deck)
@@ -688,7 +687,7 @@ class ExpertPlay:
         return expert_kernel(
             view.hand, view.legal, view.seat, view.bids, view.tricks_won, view.trick_cards, in_play(view),
             view.shown_voids, view.bags, view.players, view.position, view.trick, self.switches,
-            self.numbers, self.extra, bag_limit, suits, spade_ace, spade_king, partnered(view), self.lead_table,
+            self.numbers, self.extra, bag_limit, suits, spade_ace, spade_king, partnered(view), self.weights,
             float(self.params.lead_margin),
         )  # fmt: skip
 

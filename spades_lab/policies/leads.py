@@ -75,32 +75,29 @@ def _short_suit(legal: np.uint64, unseen: np.uint64, suits: tuple, longest: bool
     return pick
 
 
-@njit(cache=True, inline="always")
-def _option_cards(card: int, legal: np.uint64, unseen: np.uint64, suits: tuple, short: int, long: int) -> tuple:
-    """Every option's card (`LEAD_OPTIONS` order, -1: none held), from the shortest and the longest side suits
-    without a master (`_short_suit`), which the features read too: both are found once per lead."""
-    short_low = short_high = long_low = -1
-    if short >= 0:
-        short_low, short_high = lowest(legal & suits[short]), highest(legal & suits[short])
-    if long >= 0:
-        long_low = lowest(legal & suits[long])
-    trumps = legal & suits[3]
-    low_trump = lowest(trumps)
-    top = highest(trumps)
-    trump_master = top if trumps != ZERO and unseen_above(top, unseen, suits) == 0 else -1
-    side_master, side_out = -1, -1  # as the tips' default lead, from the suit with most unseen cards
-    for s in range(3):
-        top = highest(legal & suits[s])
-        if top >= 0 and unseen_above(top, unseen, suits) == 0 and popcount(unseen & suits[s]) > side_out:
-            side_master, side_out = top, popcount(unseen & suits[s])
-    return (card, short_low, short_high, long_low, low_trump, side_master, trump_master)
-
-
 @njit(cache=True)
 def lead_option(option: int, card: int, legal: np.uint64, unseen: np.uint64, suits: tuple) -> int:
     """The card an option leads (`card` for KEEP), or -1 when the seat holds no such card."""
-    short, long = _short_suit(legal, unseen, suits, False), _short_suit(legal, unseen, suits, True)
-    return _option_cards(card, legal, unseen, suits, short, long)[option]
+    if option == KEEP:
+        return card
+    if option == SHORT_LOW or option == SHORT_HIGH or option == LONG_LOW:
+        suit = _short_suit(legal, unseen, suits, option == LONG_LOW)
+        if suit < 0:
+            return -1
+        mine = legal & suits[suit]
+        return highest(mine) if option == SHORT_HIGH else lowest(mine)
+    trumps = legal & suits[3]
+    if option == LOW_TRUMP:
+        return lowest(trumps) if trumps != ZERO else -1
+    if option == TRUMP_MASTER:
+        top = highest(trumps)
+        return top if trumps != ZERO and unseen_above(top, unseen, suits) == 0 else -1
+    pick, pick_out = -1, -1  # SIDE_MASTER: as the tips' default lead, from the suit with most unseen cards
+    for s in range(3):
+        top = highest(legal & suits[s])
+        if top >= 0 and unseen_above(top, unseen, suits) == 0 and popcount(unseen & suits[s]) > pick_out:
+            pick, pick_out = top, popcount(unseen & suits[s])
+    return pick
 
 
 @njit(cache=True)
@@ -112,41 +109,6 @@ def card_kind(card: int, unseen: np.uint64, suits: tuple) -> int:
     return 2 if master else 3
 
 
-@njit(cache=True, inline="always")
-def _fill_features(
-    x: np.ndarray, hand: np.uint64, legal: np.uint64, unseen: np.uint64, trick: int, bids: tuple, won: tuple,
-    voids: tuple, suits: tuple, short: int,
-) -> None:  # fmt: skip
-    """Write the `FEATURES` into `x`, floats for the fit or integers for `model_lead` (every feature is a
-    count); the shortest side suit without a master, `short`, is the caller's."""
-    needed = bids[0] + bids[1] - won[0] - won[1]
-    sure = sure_winners(hand, unseen, suits)
-    x[0] = trick
-    x[1] = needed
-    x[2] = sure
-    x[3] = needed - sure
-    x[4] = popcount(hand & suits[3])
-    x[5] = popcount(unseen & suits[3])
-    x[6] = 4 if short < 0 else min(popcount(legal & suits[short]), 4)
-    x[7] = x[8] = x[9] = 0
-    opponents = voids[2] | voids[3]
-    for s in range(3):
-        mine = legal & suits[s]
-        if mine == ZERO:
-            continue
-        if unseen_above(highest(mine), unseen, suits) == 0:
-            x[7] += 1
-        x[8] = 1 if (opponents >> s) & 1 == 1 else x[8]
-        x[9] = 1 if (voids[1] >> s) & 1 == 1 and (voids[1] >> 3) & 1 == 0 else x[9]
-    x[10] = bids[0]
-    x[11] = bids[1]
-    x[12] = bids[2] + bids[3]
-    x[13] = bids[2] + bids[3] - won[2] - won[3]
-    x[14] = popcount(hand)
-    trumps = hand & suits[3]
-    x[15] = 1 if trumps != ZERO and unseen_above(highest(trumps), unseen, suits) == 0 else 0
-
-
 @njit(cache=True)
 def lead_features(
     card: int, hand: np.uint64, legal: np.uint64, unseen: np.uint64, trick: int, bids: tuple, won: tuple,
@@ -154,8 +116,33 @@ def lead_features(
 ) -> tuple[np.ndarray, int]:  # fmt: skip
     """The `FEATURES` at a lead of `card` and the card's kind (index in `KINDS`): the model's inputs are these
     crossed with the kind (`lead_inputs`), which the kernel never builds (see `model_lead`)."""
-    x = np.empty(len(FEATURES))
-    _fill_features(x, hand, legal, unseen, trick, bids, won, voids, suits, _short_suit(legal, unseen, suits, False))
+    x = np.zeros(len(FEATURES))
+    needed = bids[0] + bids[1] - won[0] - won[1]
+    sure = sure_winners(hand, unseen, suits)
+    short = _short_suit(legal, unseen, suits, False)
+    x[0] = trick
+    x[1] = needed
+    x[2] = sure
+    x[3] = needed - sure
+    x[4] = popcount(hand & suits[3])
+    x[5] = popcount(unseen & suits[3])
+    x[6] = 4 if short < 0 else min(popcount(legal & suits[short]), 4)
+    opponents = voids[2] | voids[3]
+    for s in range(3):
+        mine = legal & suits[s]
+        if mine == ZERO:
+            continue
+        if unseen_above(highest(mine), unseen, suits) == 0:
+            x[7] += 1.0
+        x[8] = 1.0 if (opponents >> s) & 1 == 1 else x[8]
+        x[9] = 1.0 if (voids[1] >> s) & 1 == 1 and (voids[1] >> 3) & 1 == 0 else x[9]
+    x[10] = bids[0]
+    x[11] = bids[1]
+    x[12] = bids[2] + bids[3]
+    x[13] = bids[2] + bids[3] - won[2] - won[3]
+    x[14] = popcount(hand)
+    trumps = hand & suits[3]
+    x[15] = 1.0 if trumps != ZERO and unseen_above(highest(trumps), unseen, suits) == 0 else 0.0
     return x, card_kind(card, unseen, suits)
 
 
@@ -174,61 +161,30 @@ def lead_inputs(
     return out
 
 
-@njit(cache=True, inline="always")
-def _any_other(options: tuple, card: int) -> bool:
-    """Whether some option leads another card than `card` (if none, there is nothing to score)."""
-    for k in range(1, len(options)):
-        if options[k] >= 0 and options[k] != card:
-            return True
-    return False
-
-
-SCALE = 2**30
-"""`lead_table` holds the weights as integers in units of 1/SCALE tricks: the features are counts, so a
-score is an exact integer sum, the same in any order (fast, and the same on every machine); the rounding
-moves a score by less than 1e-7 tricks."""
-
-
-def lead_table(weights: np.ndarray) -> np.ndarray:
-    """The fitted weights ([options - 1, WIDTH + 1], see `lead_weights`) as `model_lead` reads them: for each
-    kind of the expert's card and each option but KEEP, the weight of each feature (its own plus its weight
-    crossed with that kind) and last the intercept (the option's plus the kind's), in units of 1/SCALE."""
-    n, kinds = len(FEATURES), len(KINDS)
-    units = np.rint(np.asarray(weights, dtype=np.float64) * SCALE).astype(np.int64)
-    table = np.empty((kinds, units.shape[0], n + 1), dtype=np.int64)
-    for kind in range(kinds):
-        table[kind, :, :n] = units[:, :n] + units[:, n * (1 + kind) : n * (2 + kind)]
-        table[kind, :, n] = units[:, -1] + units[:, n * (1 + kinds) + kind]
-    table.setflags(write=False)
-    return table
-
-
 @njit(cache=True)
 def model_lead(
-    table: np.ndarray, margin: float, scratch: np.ndarray, card: int, hand: np.uint64, legal: np.uint64,
-    unseen: np.uint64, trick: int, bids: tuple, won: tuple, voids: tuple, suits: tuple,
+    weights: np.ndarray, margin: float, card: int, hand: np.uint64, legal: np.uint64, unseen: np.uint64,
+    trick: int, bids: tuple, won: tuple, voids: tuple, suits: tuple,
 ) -> int:  # fmt: skip
-    """The option card of best predicted DD gain over `card` when it reaches `margin`; else `card` (ties to
-    the later option).
+    """The option card of best predicted DD gain over `card` when it reaches `margin`; else `card`.
 
-    `table` is `lead_table(weights)`; `scratch`, `len(FEATURES)` int64, receives the features. This runs at
-    every lead the switch may change, so it allocates nothing (one scratch serves a batch), finds each suit
-    once and sums integers (a float sum in a fixed order is a chain the processor cannot overlap)."""
-    short, long = _short_suit(legal, unseen, suits, False), _short_suit(legal, unseen, suits, True)
-    others = _option_cards(card, legal, unseen, suits, short, long)
-    if not _any_other(others, card):
-        return card
-    _fill_features(scratch, hand, legal, unseen, trick, bids, won, voids, suits, short)
-    rows = table[card_kind(card, unseen, suits)]
-    n = scratch.shape[0]
-    best, best_score = card, np.int64(np.rint(margin * SCALE))
-    for k in range(rows.shape[0]):
-        other = others[k + 1]
+    `weights` is [options - 1, WIDTH + 1]: one row per option but KEEP, the last column its intercept."""
+    x, kind = lead_features(card, hand, legal, unseen, trick, bids, won, voids, suits)
+    n = len(FEATURES)
+    block = n * (1 + kind)
+    best, best_score = card, margin
+    for k in range(weights.shape[0]):
+        other = lead_option(k + 1, card, legal, unseen, suits)
         if other < 0 or other == card:
             continue
-        score = rows[k, n]
+        # the dot product with `lead_inputs` over its nonzero entries only, in the same order (the zeros add
+        # exactly 0.0), so the score is the same to the bit without building the WIDTH inputs per lead
+        score = weights[k, -1]
         for j in range(n):
-            score += rows[k, j] * scratch[j]
+            score += weights[k, j] * x[j]
+        for j in range(n):
+            score += weights[k, block + j] * x[j]
+        score += weights[k, n * (1 + len(KINDS)) + kind]
         if score >= best_score:
             best, best_score = other, score
     return best
@@ -256,18 +212,16 @@ def lead_batch(
 
 @njit(cache=True)
 def model_leads(
-    table: np.ndarray, margin: float, cards: np.ndarray, hands: np.ndarray, legal: np.ndarray,
+    weights: np.ndarray, margin: float, cards: np.ndarray, hands: np.ndarray, legal: np.ndarray,
     unseen: np.ndarray, tricks: np.ndarray, bids: np.ndarray, won: np.ndarray, voids: np.ndarray, suits: tuple,
 ) -> np.ndarray:  # fmt: skip
-    """`model_lead` over a batch (the layout of `lead_batch`; `table` is `lead_table(weights)`), for held-out
-    evaluation."""
+    """`model_lead` over a batch (the layout of `lead_batch`), for held-out evaluation."""
     out = np.empty(cards.shape[0], dtype=np.int64)
-    scratch = np.empty(len(FEATURES), dtype=np.int64)
     for i in range(cards.shape[0]):
         b = (bids[i, 0], bids[i, 1], bids[i, 2], bids[i, 3])
         w = (won[i, 0], won[i, 1], won[i, 2], won[i, 3])
         v = (voids[i, 0], voids[i, 1], voids[i, 2], voids[i, 3])
-        out[i] = model_lead(table, margin, scratch, cards[i], hands[i], legal[i], unseen[i], tricks[i], b, w, v, suits)
+        out[i] = model_lead(weights, margin, cards[i], hands[i], legal[i], unseen[i], tricks[i], b, w, v, suits)
     return out
 
 
@@ -280,14 +234,3 @@ def lead_weights() -> np.ndarray:
         raise ValueError(f"{LEADS_RESOURCE}: weights of shape {(len(LEAD_OPTIONS) - 1, WIDTH + 1)} are expected")
     weights.setflags(write=False)
     return weights
-
-
-@lru_cache(maxsize=2)
-def shipped_lead_table(on: bool = True) -> np.ndarray:
-    """`lead_table` of the shipped weights, or zeros when the switch is off (then the kernel never reads it:
-    both are read-only int64, so the expert's kernel compiles once for either)."""
-    if on:
-        return lead_table(lead_weights())
-    table = np.zeros((len(KINDS), len(LEAD_OPTIONS) - 1, len(FEATURES) + 1), dtype=np.int64)
-    table.setflags(write=False)
-    return table
