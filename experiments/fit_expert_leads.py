@@ -165,9 +165,10 @@ TARGETS = ("tricks", "contract", "points")
 tricks capped at the side's contract (only the tricks it still needs count, as in the `lost` statistic), or
 the hand score of the side minus the opponents' (`pimc.score_by_tricks`, no bags carried in) in tens of
 points (so that `--margin` stays near a trick's scale). With `--rollout dd` or `--rollout both` two more: `dd`, the option's DD
-value on the true deal at the lead (the DD mode's target, on these positions), and `both`, per option the
-smaller of its DD gain and its continuation gain in tricks (an option must be better both ways)."""
-DD_TARGETS = ("dd", "both")
+value on the true deal at the lead (the DD mode's target, on these positions), `both`, per option the
+smaller of its DD gain and its continuation gain in tricks (an option must be better both ways), and `mix`,
+`--dd-share` times the DD gain plus the rest times the continuation gain in tricks."""
+DD_TARGETS = ("dd", "both", "mix")
 
 
 def _play_on(rules: sl.Rules, deck: Any, state: State, play: Any) -> None:
@@ -193,7 +194,8 @@ def _replayed(rules: sl.Rules, deck: Any, logs: list[Any], rows: np.ndarray, t: 
 
 
 def rollout_leads(
-    player: str, base: str, hands: int, seed: int, weights: np.ndarray | None = None, with_dd: bool = False
+    player: str, base: str, hands: int, seed: int, weights: np.ndarray | None = None, with_dd: bool = False,
+    dd_share: float = 0.75,
 ) -> dict[str, Leads]:
     """Every lead the switch may change in `hands` single hands of `player` (seed `seed`), each option valued
     by playing the rest of the hand ON THE TRUE DEAL with `player` at every seat (`target`: `TARGETS`).
@@ -287,9 +289,12 @@ def rollout_leads(
         gains = np.where(options >= 0, picked - mine[:, None], 0.0)
         source = f"{player} rolled out on the true deal, {n_hands} hands of seed {seed}, target {name}, keep = {base}"
         out[name] = Leads(args, inputs, options, values, gains, side_hand, 2 * n_hands, [source])
-    if with_dd:  # valued (local_gain) in continuation tricks; fitted on the smaller gain
+    if with_dd:  # valued (local_gain) in continuation tricks; fitted on the smaller gain (both) or the blend (mix)
         both = np.minimum(out["dd"].gains, out["tricks"].gains)
         out["both"] = dataclasses.replace(out["tricks"], gains=both, sources=[out["tricks"].sources[0] + " and dd"])
+        mix = dd_share * out["dd"].gains + (1.0 - dd_share) * out["tricks"].gains
+        out["mix"] = dataclasses.replace(out["tricks"], gains=mix, sources=[f"{out['tricks'].sources[0]} and dd, "
+                                                                            f"dd share {dd_share}"])  # fmt: skip
     return out
 
 
@@ -345,6 +350,7 @@ def main() -> None:
     parser.add_argument("--base", default="counting+expert(-lead_model)", help="--rollout: whose card is KEEP")
     parser.add_argument("--train-hands", default="20000@7", help="--rollout: N@SEED hands to fit on")
     parser.add_argument("--test-hands", default="4000@6", help="--rollout: N@SEED held-out hands")
+    parser.add_argument("--dd-share", type=float, default=0.75, help="--rollout mix: the DD gain's share")
     parser.add_argument("--rollout-weights", help="--rollout: a weights JSON file for --player (iterate the fit)")
     parser.add_argument("--weights-out", help="write the weights JSON to this file (not shipped)")
     parser.add_argument("--write", action="store_true", help=f"ship the weights as policies/data/{LEADS_RESOURCE}")
@@ -355,8 +361,8 @@ def main() -> None:
         if args.rollout_weights:
             given = np.asarray(json.loads(Path(args.rollout_weights).read_text())["weights"], dtype=np.float64)
         with_dd = args.rollout in DD_TARGETS
-        train_all = rollout_leads(args.player, args.base, *_hands_at(args.train_hands), given, with_dd)
-        test_all = rollout_leads(args.player, args.base, *_hands_at(args.test_hands), given, with_dd)
+        train_all = rollout_leads(args.player, args.base, *_hands_at(args.train_hands), given, with_dd, args.dd_share)
+        test_all = rollout_leads(args.player, args.base, *_hands_at(args.test_hands), given, with_dd, args.dd_share)
         train, test_sources = train_all[args.rollout], test_all[args.rollout].sources
         weights = fit(train, args.ridge)
         shipped = np.array(lead_weights())
