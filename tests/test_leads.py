@@ -107,3 +107,33 @@ def test_fit_recovers_a_linear_gain() -> None:
     assert weights[SHORT_LOW - 1, 1] == pytest.approx(0.2, abs=1e-3)
     assert weights[SHORT_LOW - 1, -1] == pytest.approx(-0.5, abs=1e-2)
     assert np.abs(weights[SIDE_MASTER - 1]).max() < 1e-9
+
+
+def test_rollout_keep_replays_the_hand_and_options_differ() -> None:
+    """The continuation labels: when the player that plays on is the keep player, rolling out the expert's own
+    card at each kept lead must end the hand exactly as it was played (the logged tricks), so the replayed
+    position (deal, bids, plays so far) is the true one; the other options lead other cards and some of them
+    end with other tricks; the option columns' gains are the option's outcome minus KEEP's."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "experiments"))
+    try:
+        from fit_expert_leads import TARGETS, rollout_leads
+    finally:
+        sys.path.pop(0)
+    player = "counting+expert(-lead_model)"
+    by_target = rollout_leads(player, player, 12, 3)
+    assert set(by_target) == set(TARGETS)
+    leads = by_target["tricks"]
+    logs = list(sl.simulate_hands(sl.Rules(), sl.make_players(player), 12, 3))
+    tricks = np.concatenate([log.tricks for log in logs])
+    hand, side = leads.side_hand // 2, leads.side_hand % 2
+    rows = np.arange(len(leads.side_hand))
+    keep = leads.values[rows, leads.args[0]]
+    assert len(rows) > 40 and leads.side_hands == 24
+    np.testing.assert_array_equal(keep, tricks[hand, side] + tricks[hand, side + 2])
+    assert np.all(leads.gains[:, 0] == 0)
+    held = leads.options >= 0
+    picked = np.take_along_axis(leads.values, np.maximum(leads.options, 0), axis=1)
+    np.testing.assert_array_equal(leads.gains[held], (picked - keep[:, None])[held])
+    assert np.any(leads.gains[:, 1:] != 0)
+    contract = by_target["contract"].values[rows, leads.args[0]]
+    assert np.all(contract <= keep)
