@@ -306,6 +306,14 @@ LEAD_MODEL_ROWS = [
     ("6C 2C AD 9D 7D AH 4H KS JS 9S 7S 6S 4S", [6, 3, 3, 2], "counting+expert(+lead_model, -short_suit_first)", "2C",
      "bid 9 against 5 holding six trumps: short_low (the 2C of the doubleton 6-2) scores +0.095 over the AH"),
     (MODEL_HAND, [2, 3, 4, 3], "counting+expert(-short_suit_first, -lead_model)", "AC", "switched off: the AC"),
+    # `lead_weights=continuation` (data/expert_leads_continuation.json: the gain in the hand's score, tens of points)
+    (MODEL_HAND, [2, 3, 4, 3], "counting+expert(+lead_model, -short_suit_first, lead_weights=continuation)", "AC",
+     "the continuation weights differ: short_low (the 2D) scores -0.077, short_high (the KD) -0.667, long_low (the"
+     " 5H) -0.153 (no trump may be led yet): the expert's AC stays"),
+    ("6C 2C AD 9D 7D AH 4H KS JS 9S 7S 6S 4S", [6, 3, 3, 2],
+     "counting+expert(+lead_model, -short_suit_first, lead_weights=continuation)", "AH",
+     "short_low (the 2C) scores -0.410, short_high (the 6C) -0.921; the low trump would score +0.575, but no"
+     " trump may be led yet: the AH stays"),
 ]  # fmt: skip
 
 

@@ -88,6 +88,13 @@ def test_model_picks_the_best_option_held_above_the_margin() -> None:
 
 def test_shipped_weights_have_the_model_shape() -> None:
     assert lead_weights().shape == (len(LEAD_OPTIONS) - 1, WIDTH + 1)
+    assert lead_weights("continuation").shape == lead_weights("dd").shape
+    assert not np.array_equal(lead_weights("continuation"), lead_weights("dd"))
+
+
+def test_an_unknown_weights_name_is_refused_naming_the_field() -> None:
+    with pytest.raises(ValueError, match="lead_weights = 'best' is unknown; allowed: dd, continuation"):
+        sl.make_player("counting+expert(lead_weights=best)")
 
 
 def test_fit_recovers_a_linear_gain() -> None:

@@ -158,6 +158,7 @@ class ExpertParams(TipsParams):
     second_seat_win: bool = False  # second seat following: the cheapest card that beats the led card, not low
     bag_margin: int = 2  # keep_setting stops when bags + overtricks >= bag threshold - bag_margin
     lead_margin: float = 0.05  # lead_model: predicted DD tricks per lead an option must gain over the expert's card
+    lead_weights: str = "dd"  # lead_model's fitted weights: dd (DD gain, tricks) or continuation (score, tens of points)
 
 
 EXPERT_SWITCHES = tuple(f.name for f in fields(ExpertParams) if f.type == "bool" and f.name not in SWITCHES)
@@ -677,7 +678,8 @@ class ExpertPlay:
         self.switches = sum(1 << i for i, name in enumerate(SWITCHES) if getattr(params, name))
         self.numbers = tuple(int(getattr(params, name)) for name in NUMBERS)
         self.extra = sum(1 << i for i, name in enumerate(EXPERT_SWITCHES) if getattr(params, name))
-        self.weights = lead_weights() if params.lead_model else np.zeros((6, WIDTH + 1))
+        weights = lead_weights(params.lead_weights)  # an unknown name is refused even while lead_model is off
+        self.weights = weights if params.lead_model else np.zeros((6, WIDTH + 1))
 
     def play(self, view: PlayView) -> np.ndarray:
         suits, spade_ace, spade_king = kernel_deck(view.deck)

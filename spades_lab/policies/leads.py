@@ -31,7 +31,11 @@ from spades_lab.engine.bits import ZERO, highest, lowest, popcount
 from spades_lab.policies.play import card_bit, unseen_above
 
 LEADS_RESOURCE = "expert_leads.json"
-"""The fitted weights, in `spades_lab/policies/data/` (written by experiments/fit_expert_leads.py --write)."""
+"""The DD-fitted weights, in `spades_lab/policies/data/` (written by experiments/fit_expert_leads.py --write)."""
+LEAD_WEIGHTS = {"dd": LEADS_RESOURCE, "continuation": "expert_leads_continuation.json"}
+"""The expert's `lead_weights` choices and their files: `dd` scores each option by its predicted DD gain (in
+tricks); `continuation` by the predicted gain in the hand's score (in tens of points) when the expert plays the
+rest of the hand after it, which wins more games and loses more DD tricks (docs/players.md)."""
 
 LEAD_OPTIONS = ("keep", "short_low", "short_high", "long_low", "low_trump", "side_master", "trump_master")
 KEEP, SHORT_LOW, SHORT_HIGH, LONG_LOW, LOW_TRUMP, SIDE_MASTER, TRUMP_MASTER = range(7)
@@ -225,12 +229,15 @@ def model_leads(
     return out
 
 
-@lru_cache(maxsize=1)
-def lead_weights() -> np.ndarray:
-    """The shipped weights: [options - 1, WIDTH + 1] float64 (see `model_lead`)."""
-    text = resources.files("spades_lab.policies").joinpath("data", LEADS_RESOURCE).read_text()
+@lru_cache(maxsize=len(LEAD_WEIGHTS))
+def lead_weights(name: str = "dd") -> np.ndarray:
+    """The shipped weights `name` (a key of `LEAD_WEIGHTS`): [options - 1, WIDTH + 1] float64 (see `model_lead`)."""
+    if name not in LEAD_WEIGHTS:
+        raise ValueError(f"expert play: lead_weights = {name!r} is unknown; allowed: {', '.join(LEAD_WEIGHTS)}")
+    resource = LEAD_WEIGHTS[name]
+    text = resources.files("spades_lab.policies").joinpath("data", resource).read_text()
     weights = np.asarray(json.loads(text)["weights"], dtype=np.float64)
     if weights.shape != (len(LEAD_OPTIONS) - 1, WIDTH + 1):
-        raise ValueError(f"{LEADS_RESOURCE}: weights of shape {(len(LEAD_OPTIONS) - 1, WIDTH + 1)} are expected")
+        raise ValueError(f"{resource}: weights of shape {(len(LEAD_OPTIONS) - 1, WIDTH + 1)} are expected")
     weights.setflags(write=False)
     return weights
