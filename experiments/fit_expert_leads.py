@@ -194,7 +194,12 @@ def _replayed(rules: sl.Rules, deck: Any, logs: list[Any], rows: np.ndarray, t: 
 
 
 def rollout_leads(
-    player: str, base: str, hands: int, seed: int, weights: np.ndarray | None = None, with_dd: bool = False,
+    player: str,
+    base: str,
+    hands: int,
+    seed: int,
+    weights: np.ndarray | None = None,
+    with_dd: bool = False,
     dd_share: float = 0.75,
 ) -> dict[str, Leads]:
     """Every lead the switch may change in `hands` single hands of `player` (seed `seed`), each option valued
@@ -345,7 +350,9 @@ def main() -> None:
     parser.add_argument("--test", nargs="+", default=[], help="DIR@SEED folders of other hands (held out)")
     parser.add_argument("--ridge", type=float, default=100.0)
     parser.add_argument("--margin", type=float, default=0.1, help="predicted gain an option must reach")
-    parser.add_argument("--rollout", choices=TARGETS + DD_TARGETS, help="fit on the expert's continuation, not on DD values")
+    parser.add_argument(
+        "--rollout", choices=TARGETS + DD_TARGETS, help="fit on the expert's continuation, not on DD values"
+    )
     parser.add_argument("--player", default="counting+expert(+lead_model)", help="--rollout: who plays on")
     parser.add_argument("--base", default="counting+expert(-lead_model)", help="--rollout: whose card is KEEP")
     parser.add_argument("--train-hands", default="20000@7", help="--rollout: N@SEED hands to fit on")
@@ -373,8 +380,10 @@ def main() -> None:
                 for part, leads in (("train", train_all[name]), ("test", test_all[name])):
                     report[f"{part} {label} {name}"] = local_gain(leads, w, args.margin)
                     cell = report[f"{part} {label} {name}"]
-                    print(f"{part} {label} weights, gain in {name}: {cell['gain']:+.3f} ({cell['lo']:+.3f} to "
-                          f"{cell['hi']:+.3f}) per side-hand, {cell['changed']} of {cell['leads']} leads changed")
+                    print(
+                        f"{part} {label} weights, gain in {name}: {cell['gain']:+.3f} ({cell['lo']:+.3f} to "
+                        f"{cell['hi']:+.3f}) per side-hand, {cell['changed']} of {cell['leads']} leads changed"
+                    )
     else:
         if not args.train:
             parser.error("--train DIR@SEED ... (or --rollout TARGET)")
@@ -388,9 +397,13 @@ def main() -> None:
             report["test"] = local_gain(test, weights, args.margin)
             test_sources = test.sources
             print(f"test: {len(test.gains)} leads, {test.side_hands} side-hands; {report['test']}")
-    fitted_on = (f"the {args.rollout} outcome of playing the rest of the hand on the true deal with {args.player}"
-                 f"{' (weights ' + args.rollout_weights + ')' if args.rollout_weights else ''} after each option, "
-                 f"minus that after {args.base}'s card" if args.rollout else "the DD values of counting+expert's leads")
+    fitted_on = (
+        f"the {args.rollout} outcome of playing the rest of the hand on the true deal with {args.player}"
+        f"{' (weights ' + args.rollout_weights + ')' if args.rollout_weights else ''} after each option, "
+        f"minus that after {args.base}'s card"
+        if args.rollout
+        else "the DD values of counting+expert's leads"
+    )
     data = {
         "about": "The expert's lead_model (spades_lab/policies/leads.py): per option but keep, the weights of "
         "its inputs (features, features x kinds, kinds) and the intercept last; fitted by "

@@ -203,8 +203,13 @@ def lost(hands: int, players: list[str], workers: int, tag: str = "", out: Path 
                 if out is not None:
                     keep = rows["side_hand"] < 2 * done
                     arrays: dict[str, Any] = {k: v[keep] if v.ndim else v for k, v in rows.items()}
-                    arrays |= {"loss": loss[keep], "values": values[keep], "done": np.array(done), "key": np.array(key),
-                               "player": np.array(json.dumps(entry["player"]))}  # what played them, to check later
+                    arrays |= {
+                        "loss": loss[keep],
+                        "values": values[keep],
+                        "done": np.array(done),
+                        "key": np.array(key),
+                        "player": np.array(json.dumps(entry["player"])),
+                    }  # what played them, to check later
                     np.savez(out / f"lost_{list(data).index(key)}.npz", **arrays)
         finally:
             if pool:

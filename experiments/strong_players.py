@@ -74,7 +74,7 @@ WHOLE_HAND_TARGETS = {TIPS: "2.35 (the issue's measure of tips)", EXPERT: "<= 1.
 
 
 def measured_player(name: str, entry: dict) -> str:
-    """"" when a saved measurement was made by the player `name` is now, else why it may not have been.
+    """Empty when a saved measurement was made by the player `name` is now, else why it may not have been.
 
     `strong_pimc.py lost` saves each player's resolved identity (every parameter) beside its figure; a
     figure saved before that, or by a player whose defaults have changed since, is reported as such
