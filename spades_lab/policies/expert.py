@@ -51,8 +51,10 @@ experiment can measure what each one is worth:
   `data/expert_leads.json`); the best option held replaces the card when its predicted gain reaches
   `lead_margin` tricks. Measured: the changed leads gain DD tricks on held-out hands, but later plays
   give most of it back, so the whole-hand DD loss is neutral; with `short_suit_first` the games gain about
-  +50 to +67 points per game over three seeds (docs/players.md), but it makes the expert about 30% slower
-  (below the issue's 0.7 of tips), so it is off.
+  +50 to +67 points per game over three seeds (docs/players.md), but it makes the expert about 20-30% slower
+  (below the issue's 0.7 of tips), so it is off. `lead_weights` picks the model: `dd` (as above) or
+  `continuation` (fitted on the hand's score when the expert plays on after each option: about +50 to +70
+  points per game more than `dd` with `lead_model` on, and more DD tricks lost; docs/players.md).
 - `second_seat_win` (second seat following, off by default): when no cover and no held master decides,
   the cheapest card that beats the led card instead of second hand low, unless that card is a queen or
   a king with a higher card unseen (those honours still wait). Measured with the solver on the expert's
