@@ -193,6 +193,15 @@ def _replayed(rules: sl.Rules, deck: Any, logs: list[Any], rows: np.ndarray, t: 
     return state
 
 
+def play_with_weights(player: str, weights: np.ndarray) -> Any:
+    """The expert play of `player` with other lead-model weights: a fresh play object, since the one
+    make_players hands out is cached and shared, so it is never changed in place."""
+    cached: Any = sl.make_players(player)[0].player
+    expert = type(cached)(cached.params)
+    expert.weights = np.ascontiguousarray(weights, dtype=np.float64)
+    return expert
+
+
 def rollout_leads(
     player: str,
     base: str,
@@ -217,9 +226,7 @@ def rollout_leads(
     deck = sl.cards.deck_for(rules.deck)
     players = sl.make_players(player)
     if weights is not None:  # the positions and the continuations both from the player with these weights
-        cached: Any = players[0].player  # an ExpertPlay, shared by make_players' cache: not changed in place
-        expert = type(cached)(cached.params)
-        expert.weights = np.ascontiguousarray(weights, dtype=np.float64)
+        expert = play_with_weights(player, weights)
         players = [dataclasses.replace(seat_player, player=expert) for seat_player in players]
     play = players[0].player
     keep_play = sl.make_players(base)[0].player

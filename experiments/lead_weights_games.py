@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 from common import run_tournament
+from fit_expert_leads import play_with_weights
 from strong_players import _row
 
 import spades_lab as sl
@@ -31,10 +32,9 @@ MODEL, EXPERT, TIPS = "counting+expert(+lead_model)", "counting+expert", "counti
 
 def with_weights(path: Path) -> Any:
     """`MODEL` with the weights of `path`, labelled by the file's name (a fresh play object: make_players caches)."""
-    cached = sl.make_players(MODEL)[0]
-    play: Any = type(cached.player)(cached.player.params)  # type: ignore[call-arg, attr-defined]
-    play.weights = np.ascontiguousarray(json.loads(path.read_text())["weights"], dtype=np.float64)
-    return dataclasses.replace(cached, player=play, label=f"{MODEL} [{path.stem}]")
+    weights = np.asarray(json.loads(path.read_text())["weights"], dtype=np.float64)
+    play = play_with_weights(MODEL, weights)
+    return dataclasses.replace(sl.make_players(MODEL)[0], player=play, label=f"{MODEL} [{path.stem}]")
 
 
 def main() -> None:
