@@ -197,9 +197,7 @@ def play_with_weights(player: str, weights: np.ndarray) -> Any:
     """The expert play of `player` with other lead-model weights: a fresh play object, since the one
     make_players hands out is cached and shared, so it is never changed in place."""
     cached: Any = sl.make_players(player)[0].player
-    expert = type(cached)(cached.params)
-    expert.weights = np.ascontiguousarray(weights, dtype=np.float64)
-    return expert
+    return type(cached)(cached.params, weights)
 
 
 def rollout_leads(

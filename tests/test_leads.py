@@ -17,6 +17,7 @@ from spades_lab.policies.leads import (
     SIDE_MASTER,
     WIDTH,
     card_kind,
+    combine_weights,
     lead_inputs,
     lead_option,
     lead_weights,
@@ -80,10 +81,67 @@ def test_model_picks_the_best_option_held_above_the_margin() -> None:
     weights[SHORT_LOW - 1, -1] = 0.3
     weights[SIDE_MASTER - 1, -1] = 0.5  # the side master IS the expert's card: not an other option
     args = (AC, HELD, HELD, UNSEEN, 0, (2, 4, 3, 3), (0, 0, 0, 0), (0, 0, 0, 0), SUITS)
-    assert label(model_lead(weights, 0.2, *args)) == "2D"
-    assert label(model_lead(weights, 0.31, *args)) == "AC"  # below the margin: the expert's card stays
+    assert label(model_lead(combine_weights(weights), 0.2, *args)) == "2D"
+    assert label(model_lead(combine_weights(weights), 0.31, *args)) == "AC"  # below the margin: the card stays
     weights[SHORT_LOW - 1, FEATURES.index("needed")] = -0.1  # 0.3 - 0.1 * 6 tricks needed < 0
-    assert label(model_lead(weights, 0.01, *args)) == "AC"
+    assert label(model_lead(combine_weights(weights), 0.01, *args)) == "AC"
+
+
+def random_lead(rng: np.random.Generator) -> tuple:
+    """A lead position of any shape: a hand of 1-13 cards, some of the rest played, spades broken or not,
+    shown voids, bids and tricks won (me, partner, left, right), and one of the legal cards as the expert's."""
+    order = rng.permutation(52)
+    size = int(rng.integers(1, 14))
+    hand = [int(c) for c in order[:size]]
+    unseen_cards = [int(c) for c in order[size:] if rng.random() < 0.7]
+    held = np.uint64(sum(1 << c for c in hand))
+    unseen = np.uint64(sum(1 << c for c in unseen_cards))
+    legal = held
+    if rng.random() < 0.5 and held & ~SUITS[3] != 0:  # spades not broken
+        legal = held & ~SUITS[3]
+    legal_cards = [c for c in hand if (1 << c) & int(legal)]
+    card = int(rng.choice(legal_cards))
+    bids = tuple(int(b) for b in rng.integers(1, 7, size=4))
+    won = tuple(int(rng.integers(0, b + 1)) for b in bids)
+    voids = (0,) + tuple(int(v) for v in rng.integers(0, 16, size=3))
+    return card, held, legal, unseen, 13 - size, bids, won, voids, SUITS
+
+
+def defined_pick(weights: np.ndarray, margin: float, lead: tuple) -> tuple[int, float]:
+    """The pick as the model is defined: each held option's `lead_inputs` dot its row, the best reaching the
+    margin (the later option on a tie); also how close the decision came to a tie (the smallest gap)."""
+    card, held, legal, unseen = lead[:4]
+    x = lead_inputs(*lead)
+    best, best_score, closest = card, margin, np.inf
+    for k in range(weights.shape[0]):
+        other = lead_option(k + 1, card, legal, unseen, SUITS)
+        if other < 0 or other == card:
+            continue
+        score = float(x @ weights[k, :-1] + weights[k, -1])
+        closest = min(closest, abs(score - best_score))
+        if score >= best_score:
+            best, best_score = other, score
+    return best, closest
+
+
+@pytest.mark.parametrize("weights_name", ["dd", "continuation", "random"])
+def test_model_lead_agrees_with_its_definition(weights_name: str) -> None:
+    """The kernel's one-pass features and folded weights pick what `lead_inputs` and `lead_option` define."""
+    rng = np.random.default_rng(11)
+    if weights_name == "random":
+        weights = rng.normal(0, 0.3, size=(len(LEAD_OPTIONS) - 1, WIDTH + 1))
+    else:
+        weights = np.array(lead_weights(weights_name))
+    combined = combine_weights(weights)
+    changed = 0
+    for _ in range(1000):
+        lead = random_lead(rng)
+        want, closest = defined_pick(weights, 0.05, lead)
+        got = model_lead(combined, 0.05, *lead)
+        if closest > 1e-9:
+            assert got == want, (label(got), label(want), lead)
+        changed += want != lead[0]
+    assert changed > 100  # the options do change leads in this sample, so the agreement is tested
 
 
 def test_shipped_weights_have_the_model_shape() -> None:

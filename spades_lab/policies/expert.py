@@ -2,7 +2,7 @@
 
 `tips` is the cheat sheet's player and stays exactly as the sheet says. `expert` plays the same
 cards wherever its own additions are silent (it calls the same compiled tips code), and each
-addition is a switch, on by default (two, `lead_model` and `second_seat_win`, measured and left off), so that an
+addition is a switch, on by default (one, `second_seat_win`, measured and left off), so that an
 experiment can measure what each one is worth:
 
 - `read_voids` (memory, `spades_lab.policies.memory`): every seat's shown voids, from the plays
@@ -43,7 +43,7 @@ experiment can measure what each one is worth:
   master instead: the master's trick waits, the short suit is emptied to ruff in. Measured with the solver
   (240 and 480 hands, paired): DD loss neutral; games +28 to +36 points per game over three seeds; with
   `lead_model`, see below.
-- `lead_model` (leading, off by default): while the side is short of its contract (partnerships, both
+- `lead_model` (leading): while the side is short of its contract (partnerships, both
   partners bid a number, no nil live, before tip 11's last tricks), the lead chosen so far is compared with
   six other kinds of lead (the low or high card of the shortest side suit without a master, the low card of
   the longest one, the low trump, a side master, the trump master) by a linear model of their double-dummy
@@ -51,8 +51,9 @@ experiment can measure what each one is worth:
   `data/expert_leads.json`); the best option held replaces the card when its predicted gain reaches
   `lead_margin` tricks. Measured: the changed leads gain DD tricks on held-out hands, but later plays
   give most of it back, so the whole-hand DD loss is neutral; with `short_suit_first` the games gain about
-  +50 to +67 points per game over three seeds (docs/players.md), but it makes the expert about 20-30% slower
-  (below the issue's 0.7 of tips), so it is off. `lead_weights` picks the model: `dd` (as above) or
+  +50 to +67 points per game over three seeds (docs/players.md). Its work at each lead is one pass over the
+  suits with the weights folded per kind of card (`leads.combine_weights`), so it costs about a tenth of the
+  expert's speed (0.74-0.77 of tips with it, 0.80-0.88 without, in one sitting). `lead_weights` picks the model: `dd` (as above) or
   `continuation` (fitted on the hand's score when the expert plays on after each option: about +50 to +70
   points per game more than `dd` with `lead_model` on, and more DD tricks lost; docs/players.md).
 - `second_seat_win` (second seat following, off by default): when no cover and no held master decides,
@@ -92,7 +93,7 @@ from numba import njit
 
 from spades_lab.engine import PlayView
 from spades_lab.engine.bits import ZERO, above, below, highest, lowest, popcount
-from spades_lab.policies.leads import WIDTH, lead_weights, model_lead, sure_winners
+from spades_lab.policies.leads import combine_weights, lead_weights, model_lead, sure_winners
 from spades_lab.policies.memory import seat_voids, suit_index, void_cards
 from spades_lab.policies.play import (
     BIG_BID,
@@ -156,7 +157,7 @@ class ExpertParams(TipsParams):
     second_seat_master: bool = True  # second seat following: win with the cheapest master when no ruff threatens
     no_master_into_ruff: bool = True  # leading: no side master in a suit an opponent has shown out of and may ruff
     short_suit_first: bool = True  # leading with trumps, side short: a short side suit's low card before a master
-    lead_model: bool = False  # leading, side short: another kind of lead when the fitted DD model predicts a gain
+    lead_model: bool = True  # leading, side short: another kind of lead when the fitted DD model predicts a gain
     second_seat_win: bool = False  # second seat following: the cheapest card that beats the led card, not low
     bag_margin: int = 2  # keep_setting stops when bags + overtricks >= bag threshold - bag_margin
     lead_margin: float = 0.05  # lead_model: predicted DD tricks per lead an option must gain over the expert's card
@@ -545,13 +546,13 @@ def expert_kernel(
     hands: np.ndarray, legal: np.ndarray, seats: np.ndarray, bids: np.ndarray, won: np.ndarray,
     on_table: np.ndarray, played: np.ndarray, voids: np.ndarray, bags: np.ndarray,
     players: int, position: int, trick: int, switches: int, numbers: tuple, extra: int, bag_limit: int,
-    suits: tuple, spade_ace: int, spade_king: int, partnered: bool, weights: np.ndarray, lead_margin: float,
+    suits: tuple, spade_ace: int, spade_king: int, partnered: bool, combined: np.ndarray, lead_margin: float,
 ) -> np.ndarray:  # fmt: skip
     """The `expert` card of every table of a batch (the layout of the tips' kernel, with the engine's shown
     voids, `PlayView.shown_voids`, in place of the history, plus bags).
 
     `partnered` is False only in cutthroat (no partner: the seat across is an opponent, bags are the seat's).
-    `weights` and `lead_margin` are `lead_model`'s (see `spades_lab.policies.leads.model_lead`)."""
+    `combined` and `lead_margin` are `lead_model`'s (see `spades_lab.policies.leads.model_lead`)."""
     full = suits[0] | suits[1] | suits[2] | suits[3]
     out = np.empty(hands.shape[0], dtype=np.int64)
     read = is_on(extra, READ_VOIDS)
@@ -633,7 +634,7 @@ def expert_kernel(
             + seat_bids[PARTNER] and popcount(hands[t]) > numbers[LAST_TRICKS]
         ):  # fmt: skip
             seen = (0, seat_voids(voids[t], partner), seat_voids(voids[t], left), seat_voids(voids[t], right))
-            out[t] = model_lead(weights, lead_margin, out[t], hands[t], legal[t], unseen, trick, seat_bids, seat_won,
+            out[t] = model_lead(combined, lead_margin, out[t], hands[t], legal[t], unseen, trick, seat_bids, seat_won,
                                 seen, suits)  # fmt: skip
     return out
 
@@ -674,14 +675,16 @@ class ExpertPlay:
     contract made, then the seat-by-seat play, with each addition at its place in that order.
     """
 
-    def __init__(self, params: ExpertParams) -> None:
+    def __init__(self, params: ExpertParams, weights: np.ndarray | None = None) -> None:
+        """`weights` replace the shipped lead-model weights named by `lead_weights` (for fitting them)."""
         self.params = params
         self.name = "expert"
         self.switches = sum(1 << i for i, name in enumerate(SWITCHES) if getattr(params, name))
         self.numbers = tuple(int(getattr(params, name)) for name in NUMBERS)
         self.extra = sum(1 << i for i, name in enumerate(EXPERT_SWITCHES) if getattr(params, name))
-        weights = lead_weights(params.lead_weights)  # an unknown name is refused even while lead_model is off
-        self.weights = weights if params.lead_model else np.zeros((6, WIDTH + 1))
+        shipped = lead_weights(params.lead_weights)  # an unknown name is refused even while lead_model is off
+        self.weights = shipped if weights is None else np.array(weights, dtype=np.float64)
+        self.combined = combine_weights(self.weights)  # what the kernel reads (`leads.model_lead`)
 
     def play(self, view: PlayView) -> np.ndarray:
         suits, spade_ace, spade_king = kernel_deck(view.deck)
@@ -691,7 +694,7 @@ class ExpertPlay:
         return expert_kernel(
             view.hand, view.legal, view.seat, view.bids, view.tricks_won, view.trick_cards, in_play(view),
             view.shown_voids, view.bags, view.players, view.position, view.trick, self.switches,
-            self.numbers, self.extra, bag_limit, suits, spade_ace, spade_king, partnered(view), self.weights,
+            self.numbers, self.extra, bag_limit, suits, spade_ace, spade_king, partnered(view), self.combined,
             float(self.params.lead_margin),
         )  # fmt: skip
 

@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from spades_lab.engine.bits import ZERO, highest, lowest, popcount
-from spades_lab.policies.play import card_bit, unseen_above
+from spades_lab.policies.play import card_bit, suit_of, unseen_above
 
 LEADS_RESOURCE = "expert_leads.json"
 """The DD-fitted weights, in `spades_lab/policies/data/` (written by experiments/fit_expert_leads.py --write)."""
@@ -47,6 +47,7 @@ FEATURES = (
 KINDS = ("trump_master", "other_trump", "side_master", "other_side")
 WIDTH = len(FEATURES) * (1 + len(KINDS)) + len(KINDS)
 """The model's inputs: the features, each feature times each kind indicator, the kind indicators."""
+assert len(FEATURES) == 16, "model_lead writes the features out one by one"
 
 
 @njit(cache=True)
@@ -165,30 +166,110 @@ def lead_inputs(
     return out
 
 
+def combine_weights(weights: np.ndarray) -> np.ndarray:
+    """`weights` [options - 1, WIDTH + 1] folded per kind of card: [KINDS, options - 1, FEATURES + 1].
+
+    A lead's inputs are its features, the same features again in its kind's block and its kind's
+    indicator (`lead_inputs`), so each option's score is `combined[kind, option] . (features, 1)`: the
+    kernel then reads one row of FEATURES + 1 numbers per option instead of the model's WIDTH."""
+    weights = np.asarray(weights, dtype=np.float64)
+    if weights.shape != (len(LEAD_OPTIONS) - 1, WIDTH + 1):
+        raise ValueError(
+            f"lead weights of shape {(len(LEAD_OPTIONS) - 1, WIDTH + 1)} are expected, not {weights.shape}"
+        )
+    n = len(FEATURES)
+    combined = np.empty((len(KINDS), len(LEAD_OPTIONS) - 1, n + 1))
+    for kind in range(len(KINDS)):
+        combined[kind, :, :n] = weights[:, :n] + weights[:, n * (1 + kind) : n * (2 + kind)]
+        combined[kind, :, n] = weights[:, -1] + weights[:, n * (1 + len(KINDS)) + kind]
+    return combined
+
+
 @njit(cache=True)
 def model_lead(
-    weights: np.ndarray, margin: float, card: int, hand: np.uint64, legal: np.uint64, unseen: np.uint64,
+    combined: np.ndarray, margin: float, card: int, hand: np.uint64, legal: np.uint64, unseen: np.uint64,
     trick: int, bids: tuple, won: tuple, voids: tuple, suits: tuple,
 ) -> int:  # fmt: skip
     """The option card of best predicted DD gain over `card` when it reaches `margin`; else `card`.
 
-    `weights` is [options - 1, WIDTH + 1]: one row per option but KEEP, the last column its intercept."""
-    x, kind = lead_features(card, hand, legal, unseen, trick, bids, won, voids, suits)
-    n = len(FEATURES)
-    block = n * (1 + kind)
+    `combined` is `combine_weights(weights)`. It runs at every lead the switch may change, so it makes
+    one pass over the suits for both the `FEATURES` and the option cards (the same as `lead_features`
+    and `lead_option`, which stay the definition; tests/test_leads.py holds the two to the same picks),
+    with the features as plain numbers and nothing allocated."""
+    opponents = voids[2] | voids[3]
+    partner_ruffs = (voids[1] >> 3) & 1 == 0
+    short, short_length, long, long_length = -1, -1, -1, -1
+    masters, opponent_void, partner_void = 0, 0.0, 0.0
+    side_master, side_unseen = -1, -1
+    for s in range(3):
+        mine = legal & suits[s]
+        if mine == ZERO:
+            continue
+        top = highest(mine)
+        out = popcount(unseen & suits[s])
+        if top > highest(unseen & suits[s]):
+            masters += 1
+            if out > side_unseen:
+                side_master, side_unseen = top, out
+        else:
+            length = popcount(mine)
+            if short < 0 or length < short_length:
+                short, short_length = s, length
+            if long < 0 or length >= long_length:
+                long, long_length = s, length
+        if (opponents >> s) & 1 == 1:
+            opponent_void = 1.0
+        if (voids[1] >> s) & 1 == 1 and partner_ruffs:
+            partner_void = 1.0
+    trumps = legal & suits[3]
+    top_trump = highest(trumps)
+    trump_master_card = top_trump if trumps != ZERO and top_trump > highest(unseen & suits[3]) else -1
+    held_trumps = hand & suits[3]
+    needed = bids[0] + bids[1] - won[0] - won[1]
+    sure = sure_winners(hand, unseen, suits)
+    if card_bit(card) & suits[3] != ZERO:
+        kind = 0 if card > highest(unseen & suits[3]) else 1
+    else:
+        kind = 2 if card > highest(unseen & suit_of(card, suits)) else 3
+    x0 = float(trick)
+    x1 = float(needed)
+    x2 = float(sure)
+    x3 = float(needed - sure)
+    x4 = float(popcount(held_trumps))
+    x5 = float(popcount(unseen & suits[3]))
+    x6 = 4.0 if short < 0 else float(min(short_length, 4))
+    x7 = float(masters)
+    x8 = opponent_void
+    x9 = partner_void
+    x10 = float(bids[0])
+    x11 = float(bids[1])
+    x12 = float(bids[2] + bids[3])
+    x13 = float(bids[2] + bids[3] - won[2] - won[3])
+    x14 = float(popcount(hand))
+    x15 = 1.0 if held_trumps != ZERO and highest(held_trumps) > highest(unseen & suits[3]) else 0.0
     best, best_score = card, margin
-    for k in range(weights.shape[0]):
-        other = lead_option(k + 1, card, legal, unseen, suits)
+    for k in range(combined.shape[1]):
+        option = k + 1
+        if option == SHORT_LOW:
+            other = lowest(legal & suits[short]) if short >= 0 else -1
+        elif option == SHORT_HIGH:
+            other = highest(legal & suits[short]) if short >= 0 else -1
+        elif option == LONG_LOW:
+            other = lowest(legal & suits[long]) if long >= 0 else -1
+        elif option == LOW_TRUMP:
+            other = lowest(trumps)
+        elif option == SIDE_MASTER:
+            other = side_master
+        else:
+            other = trump_master_card
         if other < 0 or other == card:
             continue
-        # the dot product with `lead_inputs` over its nonzero entries only, in the same order (the zeros add
-        # exactly 0.0), so the score is the same to the bit without building the WIDTH inputs per lead
-        score = weights[k, -1]
-        for j in range(n):
-            score += weights[k, j] * x[j]
-        for j in range(n):
-            score += weights[k, block + j] * x[j]
-        score += weights[k, n * (1 + len(KINDS)) + kind]
+        w = combined[kind, k]
+        score = (
+            w[16] + w[0] * x0 + w[1] * x1 + w[2] * x2 + w[3] * x3 + w[4] * x4 + w[5] * x5 + w[6] * x6 + w[7] * x7
+            + w[8] * x8 + w[9] * x9 + w[10] * x10 + w[11] * x11 + w[12] * x12 + w[13] * x13 + w[14] * x14
+            + w[15] * x15
+        )  # fmt: skip
         if score >= best_score:
             best, best_score = other, score
     return best
@@ -214,18 +295,26 @@ def lead_batch(
     return inputs, options
 
 
-@njit(cache=True)
 def model_leads(
     weights: np.ndarray, margin: float, cards: np.ndarray, hands: np.ndarray, legal: np.ndarray,
     unseen: np.ndarray, tricks: np.ndarray, bids: np.ndarray, won: np.ndarray, voids: np.ndarray, suits: tuple,
 ) -> np.ndarray:  # fmt: skip
-    """`model_lead` over a batch (the layout of `lead_batch`), for held-out evaluation."""
+    """`model_lead` with `weights` [options - 1, WIDTH + 1] over a batch (the layout of `lead_batch`), for
+    held-out evaluation."""
+    return _model_leads(combine_weights(weights), margin, cards, hands, legal, unseen, tricks, bids, won, voids, suits)
+
+
+@njit(cache=True)
+def _model_leads(
+    combined: np.ndarray, margin: float, cards: np.ndarray, hands: np.ndarray, legal: np.ndarray,
+    unseen: np.ndarray, tricks: np.ndarray, bids: np.ndarray, won: np.ndarray, voids: np.ndarray, suits: tuple,
+) -> np.ndarray:  # fmt: skip
     out = np.empty(cards.shape[0], dtype=np.int64)
     for i in range(cards.shape[0]):
         b = (bids[i, 0], bids[i, 1], bids[i, 2], bids[i, 3])
         w = (won[i, 0], won[i, 1], won[i, 2], won[i, 3])
         v = (voids[i, 0], voids[i, 1], voids[i, 2], voids[i, 3])
-        out[i] = model_lead(weights, margin, cards[i], hands[i], legal[i], unseen[i], tricks[i], b, w, v, suits)
+        out[i] = model_lead(combined, margin, cards[i], hands[i], legal[i], unseen[i], tricks[i], b, w, v, suits)
     return out
 
 
