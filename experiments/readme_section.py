@@ -70,12 +70,13 @@ shared, loaded 2-core machine, as two processes side by side (`run_all.py --engi
 repository root after `make install`; every sheet script takes `--scale` (multiply the game counts), `--out DIR`,
 `--workers K` and `--engines tips,expert,pimc`, and exposes `main(out_dir, scale, workers, engines)`
 (`tests/test_experiments.py` runs each at a tiny scale). The tournaments' working directories go to
-`results/NAME/run/` (ignored by git); running a script again reuses them. A working directory is keyed by the
-entrants' names, the rules, the seed and the counts, not by the players' code: after a change of a player's
-defaults, remove `results/NAME/run/` before rerunning, or the old games are reused.
+`results/NAME/run/` (ignored by git); running a script again reuses them while the players are the same: a
+working directory records every resolved parameter of each entrant and a fingerprint of its code, and a script
+plays it afresh when either has changed (a tournament outside the scripts refuses or warns, see Tournaments).
 
-**Not all rerun since the players changed (2026-12-02).** The expert gained three default-on switches
-(`second_seat_win`, `short_suit_first`, `lead_model`) and pimc weights its worlds by the bids by default
+**Not all rerun since the players changed (2026-12-02).** The expert gained three switches (`short_suit_first`
+on; `second_seat_win` measured and left off; `lead_model` measured, left off, and switched on in the tenth session
+once its scoring was cheap) and pimc weights its worlds by the bids by default
 (`bid_weight=0.5`), see docs/players.md. `strong_players` was rerun with them; the other experiments' `expert` and
 `pimc` figures (their engine columns, bid_margin's and count_calibration's games) were played with the earlier
 defaults, so a rerun will move them; their `tips` figures are unchanged.
