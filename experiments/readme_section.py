@@ -74,12 +74,12 @@ repository root after `make install`; every sheet script takes `--scale` (multip
 working directory records every resolved parameter of each entrant and a fingerprint of its code, and a script
 plays it afresh when either has changed (a tournament outside the scripts refuses or warns, see Tournaments).
 
-**Not all rerun since the players changed (2026-12-02).** The expert gained three switches (`short_suit_first`
-on; `second_seat_win` measured and left off; `lead_model` measured, left off, and switched on in the tenth session
-once its scoring was cheap) and pimc weights its worlds by the bids by default
-(`bid_weight=0.5`), see docs/players.md. `strong_players` was rerun with them; the other experiments' `expert` and
-`pimc` figures (their engine columns, bid_margin's and count_calibration's games) were played with the earlier
-defaults, so a rerun will move them; their `tips` figures are unchanged.
+**Rerun with the players as they ship (2026-12-02, tenth session).** Every experiment that plays games was
+rerun from fresh run folders after `lead_model` was switched on in the expert (docs/players.md): the seven
+cheat-sheet experiments with `.venv/bin/python experiments/run_all.py cautious_bags nine_bags nil bid_totals
+optimist_sets bid_margin tip_ablation` and `strong_players`, on a quiet machine (hence the short play times).
+Their `tips` figures came out the same as before, as they should: the tips did not change. count_calibration
+solves deals and plays no games, so it was not rerun.
 
 ```sh
 make experiments                                          # all of them, then this section
