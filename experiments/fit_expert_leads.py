@@ -29,7 +29,8 @@ plays on, not given DD play; the labels are hindsight (the true deal) but the in
 leader sees. `--rollout dd` / `--rollout both` add one DD solve per kept lead (the option's DD value on these
 positions; `both` fits the smaller of the DD and the continuation gain). `--rollout-weights FILE` plays the
 positions and continuations with other weights (to iterate the fit once on the player that will use them);
-`--weights-out FILE` writes the fitted weights as a JSON file of the shipped layout without shipping them.
+`--weights-out FILE` writes the fitted weights as a JSON file of the shipped layout without shipping them;
+any player plays them as `counting+expert(lead_weights=FILE)` (a tournament, `spades-lab tournament`, a notebook).
 The held-out figures are `local_gain` on `--test-hands` (other seed), in every target, for the fitted, the
 shipped and the rolled-with weights: one lead changed at a time, the expert playing on (paired per side-hand).
 
@@ -424,7 +425,6 @@ def main() -> None:
     if args.write:
         path = Path(str(resources.files("spades_lab.policies").joinpath("data", LEADS_RESOURCE)))
         path.write_text(json.dumps(data, indent=1) + "\n")
-        lead_weights.cache_clear()
         print(f"wrote {path}")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -153,6 +154,40 @@ def test_shipped_weights_have_the_model_shape() -> None:
 def test_an_unknown_weights_name_is_refused_naming_the_field() -> None:
     with pytest.raises(ValueError, match="lead_weights = 'best' is unknown; allowed: dd, continuation"):
         sl.make_player("counting+expert(lead_weights=best)")
+
+
+def test_weights_of_ones_own_fit_are_named_by_path(tmp_path: Path) -> None:
+    """A `.json` file in the shipped layout plays as those weights, and editing it changes the player's
+    code fingerprint (so a run folder played with the old file is not silently reused)."""
+    from spades_lab.policies.identity import code_fingerprint
+
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps({"weights": lead_weights("continuation").tolist()}))
+    name = f"counting+expert(lead_weights={path})"
+    assert np.array_equal(sl.make_player(name).player.weights, lead_weights("continuation"))
+    before = code_fingerprint(name)[f"file {path}"]
+    edited = np.array(lead_weights("continuation"))
+    edited[0, 0] += 1.0
+    path.write_text(json.dumps({"weights": edited.tolist()}))
+    assert code_fingerprint(name)[f"file {path}"] != before
+    assert np.array_equal(lead_weights(str(path)), edited)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "no such file"),
+        ("not json", "not a JSON object with a 'weights' list"),
+        ('{"weights": [[1, 2]]}', r"weights of shape \(6, 85\) are expected, not \(1, 2\)"),
+        ('{"weights": ' + json.dumps([[float("nan")] * 85] * 6) + "}", "every weight must be a finite number"),
+    ],
+)
+def test_a_bad_weights_file_is_refused_naming_the_field(tmp_path: Path, content: str | None, message: str) -> None:
+    path = tmp_path / "w.json"
+    if content is not None:
+        path.write_text(content)
+    with pytest.raises(ValueError, match=f"lead_weights = '{path}'.*{message}"):
+        sl.make_player(f"counting+expert(lead_weights={path})")
 
 
 def test_fit_recovers_a_linear_gain() -> None:

@@ -161,7 +161,7 @@ class ExpertParams(TipsParams):
     second_seat_win: bool = False  # second seat following: the cheapest card that beats the led card, not low
     bag_margin: int = 2  # keep_setting stops when bags + overtricks >= bag threshold - bag_margin
     lead_margin: float = 0.05  # lead_model: predicted DD tricks per lead an option must gain over the expert's card
-    lead_weights: str = "dd"  # lead_model: dd (fitted on DD gain, tricks) or continuation (score, tens of points)
+    lead_weights: str = "dd"  # lead_model: dd (DD gain, tricks), continuation (score, tens of points) or a .json path
 
 
 EXPERT_SWITCHES = tuple(f.name for f in fields(ExpertParams) if f.type == "bool" and f.name not in SWITCHES)

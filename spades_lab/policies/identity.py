@@ -10,7 +10,7 @@ folder above all) records `player_identity` beside the name and compares it befo
   and deterministic (no memory addresses, no set order), so two processes give equal dicts.
 - `code_fingerprint(spec)`: a hash per source module the player's policies reach (its classes'
   modules and, through their globals, every spades_lab module they use, plus `base` modules
-  such as the engine), and per data file those modules name. A module is hashed from its syntax
+  such as the engine), per data file those modules name, and per `.json` file a parameter names. A module is hashed from its syntax
   tree with docstrings removed, so comments, docstrings and formatting never change a fingerprint;
   any other edit does, whether or not it changes a game (a rename, a faster kernel), which is why
   a fingerprint mismatch is a warning and a parameter mismatch a refusal.
@@ -103,8 +103,8 @@ def player_identity(spec: Any) -> dict[str, Any]:
 
 def _policy_objects(spec: Any) -> list[Any]:
     if isinstance(spec, str):
-        entries = [resolve_part(text, role)[0] for role, text in player_parts(spec).items()]
-        return [e.build for e in entries] + [e.params for e in entries]
+        resolved = [resolve_part(text, role) for role, text in player_parts(spec).items()]
+        return [e.build for e, _ in resolved] + [e.params for e, _ in resolved] + [p for _, p in resolved]
     if isinstance(spec, Player):
         return [spec, *(p for p in (spec.bidder, spec.player, spec.drafter, spec.exchanger) if p is not None)]
     return [spec]
@@ -197,7 +197,23 @@ def code_fingerprint(spec: Any, base: Iterable[str] = ()) -> dict[str, str]:
             target = obj if isinstance(obj, type) or inspect.isfunction(obj) else type(obj)
             out[qualified(target)] = hashlib.sha256(dump.encode()).hexdigest()[:16]
     out.update(_data_files(out))
+    out.update(_named_files(objects))
     return dict(sorted(out.items()))
+
+
+def _named_files(objects: list[Any]) -> dict[str, str]:
+    """Hashes of the `.json` files a policy's parameters name (the expert's `lead_weights` may be a path), so
+    editing such a file between runs is seen like editing code."""
+    out: dict[str, str] = {}
+    for obj in objects:
+        params = obj if dataclasses.is_dataclass(obj) and not isinstance(obj, type) else getattr(obj, "params", None)
+        if not dataclasses.is_dataclass(params) or isinstance(params, type):
+            continue
+        for field in dataclasses.fields(params):
+            value = getattr(params, field.name)
+            if isinstance(value, str) and value.endswith(".json") and Path(value).is_file():
+                out[f"file {value}"] = _file_hash(Path(value))
+    return out
 
 
 def _data_files(modules: dict[str, str]) -> dict[str, str]:

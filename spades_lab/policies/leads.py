@@ -21,8 +21,8 @@ held-out hands.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -318,15 +318,44 @@ def _model_leads(
     return out
 
 
-@lru_cache(maxsize=len(LEAD_WEIGHTS))
 def lead_weights(name: str = "dd") -> np.ndarray:
-    """The shipped weights `name` (a key of `LEAD_WEIGHTS`): [options - 1, WIDTH + 1] float64 (see `model_lead`)."""
-    if name not in LEAD_WEIGHTS:
-        raise ValueError(f"expert play: lead_weights = {name!r} is unknown; allowed: {', '.join(LEAD_WEIGHTS)}")
+    """The weights `name` names: [options - 1, WIDTH + 1] float64, read-only (see `model_lead`).
+
+    `name` is a key of `LEAD_WEIGHTS` (the shipped weights) or the path of a `.json` file in their layout
+    (what experiments/fit_expert_leads.py --weights-out writes), so a researcher plays weights of their own
+    fit as `counting+expert(lead_weights=/path/w.json)` without editing the package. A file is read each
+    time it is named, as are the shipped ones, so a rewritten file is never stale (a run records its hash in the player's code fingerprint, spades_lab.policies.identity)."""
+    if name in LEAD_WEIGHTS:
+        return _shipped_weights(name)
+    if not name.endswith(".json"):
+        raise ValueError(
+            f"expert play: lead_weights = {name!r} is unknown; allowed: {', '.join(LEAD_WEIGHTS)}, or the path of a "
+            ".json file of weights (experiments/fit_expert_leads.py --weights-out)"
+        )
+    path = Path(name)
+    if not path.is_file():
+        raise ValueError(f"expert play: lead_weights = {name!r}: no such file")
+    try:
+        weights = json.loads(path.read_text())["weights"]
+    except (ValueError, KeyError, TypeError) as error:
+        raise ValueError(
+            f"expert play: lead_weights = {name!r}: not a JSON object with a 'weights' list ({error})"
+        ) from None
+    return _checked(np.asarray(weights, dtype=np.float64), f"expert play: lead_weights = {name!r}")
+
+
+def _shipped_weights(name: str) -> np.ndarray:
     resource = LEAD_WEIGHTS[name]
     text = resources.files("spades_lab.policies").joinpath("data", resource).read_text()
-    weights = np.asarray(json.loads(text)["weights"], dtype=np.float64)
+    return _checked(np.asarray(json.loads(text)["weights"], dtype=np.float64), resource)
+
+
+def _checked(weights: np.ndarray, where: str) -> np.ndarray:
     if weights.shape != (len(LEAD_OPTIONS) - 1, WIDTH + 1):
-        raise ValueError(f"{resource}: weights of shape {(len(LEAD_OPTIONS) - 1, WIDTH + 1)} are expected")
+        raise ValueError(
+            f"{where}: weights of shape {(len(LEAD_OPTIONS) - 1, WIDTH + 1)} are expected, not {weights.shape}"
+        )
+    if not np.isfinite(weights).all():
+        raise ValueError(f"{where}: every weight must be a finite number")
     weights.setflags(write=False)
     return weights
