@@ -51,9 +51,10 @@ experiment can measure what each one is worth:
   `data/expert_leads.json`); the best option held replaces the card when its predicted gain reaches
   `lead_margin` tricks. Measured: the changed leads gain DD tricks on held-out hands, but later plays
   give most of it back, so the whole-hand DD loss is neutral; with `short_suit_first` the games gain about
-  +50 to +67 points per game over three seeds (docs/players.md). Its work at each lead is one pass over the
-  suits with the weights folded per kind of card (`leads.combine_weights`), so it costs about a tenth of the
-  expert's speed (0.74-0.77 of tips with it, 0.80-0.88 without, in one sitting). `lead_weights` picks the model: `dd` (as above) or
+  +50 to +67 points per game over three seeds (docs/players.md). Its work at each lead is one pass over
+  the suits with the weights folded per kind of card (`leads.combine_weights`), so it costs about a tenth
+  of the expert's speed (0.74-0.77 of tips with it, 0.80-0.88 without, in one sitting). `lead_weights`
+  picks the model: `dd` (as above), a `.json` file of one's own fit, or
   `continuation` (fitted on the hand's score when the expert plays on after each option: about +50 to +70
   points per game more than `dd` with `lead_model` on, and more DD tricks lost; docs/players.md).
 - `second_seat_win` (second seat following, off by default): when no cover and no held master decides,

@@ -10,10 +10,11 @@ folder above all) records `player_identity` beside the name and compares it befo
   and deterministic (no memory addresses, no set order), so two processes give equal dicts.
 - `code_fingerprint(spec)`: a hash per source module the player's policies reach (its classes'
   modules and, through their globals, every spades_lab module they use, plus `base` modules
-  such as the engine), per data file those modules name, and per `.json` file a parameter names. A module is hashed from its syntax
-  tree with docstrings removed, so comments, docstrings and formatting never change a fingerprint;
-  any other edit does, whether or not it changes a game (a rename, a faster kernel), which is why
-  a fingerprint mismatch is a warning and a parameter mismatch a refusal.
+  such as the engine), per data file those modules name, and per `.json` file a parameter names.
+  A module is hashed from its syntax tree with docstrings removed, so comments, docstrings and
+  formatting never change a fingerprint; any other edit does, whether or not it changes a game (a
+  rename, a faster kernel), which is why a fingerprint mismatch is a warning and a parameter mismatch
+  a refusal.
 """
 
 from __future__ import annotations

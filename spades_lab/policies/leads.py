@@ -323,8 +323,9 @@ def lead_weights(name: str = "dd") -> np.ndarray:
 
     `name` is a key of `LEAD_WEIGHTS` (the shipped weights) or the path of a `.json` file in their layout
     (what experiments/fit_expert_leads.py --weights-out writes), so a researcher plays weights of their own
-    fit as `counting+expert(lead_weights=/path/w.json)` without editing the package. A file is read each
-    time it is named, as are the shipped ones, so a rewritten file is never stale (a run records its hash in the player's code fingerprint, spades_lab.policies.identity)."""
+    fit as `counting+expert(lead_weights=/path/w.json)` without editing the package. Weights are read each
+    time they are named, so a rewritten file is never stale; a run records a named file's hash in the
+    player's code fingerprint (spades_lab.policies.identity)."""
     if name in LEAD_WEIGHTS:
         return _shipped_weights(name)
     if not name.endswith(".json"):
