@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from spades_lab.engine.bits import ZERO, highest, lowest, popcount
-from spades_lab.policies.play import card_bit, suit_of, unseen_above
+from spades_lab.policies.play import card_bit, unseen_above
 
 LEADS_RESOURCE = "expert_leads.json"
 """The DD-fitted weights, in `spades_lab/policies/data/` (written by experiments/fit_expert_leads.py --write)."""
@@ -172,11 +172,7 @@ def combine_weights(weights: np.ndarray) -> np.ndarray:
     A lead's inputs are its features, the same features again in its kind's block and its kind's
     indicator (`lead_inputs`), so each option's score is `combined[kind, option] . (features, 1)`: the
     kernel then reads one row of FEATURES + 1 numbers per option instead of the model's WIDTH."""
-    weights = np.asarray(weights, dtype=np.float64)
-    if weights.shape != (len(LEAD_OPTIONS) - 1, WIDTH + 1):
-        raise ValueError(
-            f"lead weights of shape {(len(LEAD_OPTIONS) - 1, WIDTH + 1)} are expected, not {weights.shape}"
-        )
+    weights = _check_shape(np.asarray(weights, dtype=np.float64), "lead weights")
     n = len(FEATURES)
     combined = np.empty((len(KINDS), len(LEAD_OPTIONS) - 1, n + 1))
     for kind in range(len(KINDS)):
@@ -222,15 +218,12 @@ def model_lead(
         if (voids[1] >> s) & 1 == 1 and partner_ruffs:
             partner_void = 1.0
     trumps = legal & suits[3]
-    top_trump = highest(trumps)
-    trump_master_card = top_trump if trumps != ZERO and top_trump > highest(unseen & suits[3]) else -1
+    top_unseen_trump = highest(unseen & suits[3])
+    trump_master_card = highest(trumps) if trumps != ZERO and highest(trumps) > top_unseen_trump else -1
     held_trumps = hand & suits[3]
     needed = bids[0] + bids[1] - won[0] - won[1]
     sure = sure_winners(hand, unseen, suits)
-    if card_bit(card) & suits[3] != ZERO:
-        kind = 0 if card > highest(unseen & suits[3]) else 1
-    else:
-        kind = 2 if card > highest(unseen & suit_of(card, suits)) else 3
+    kind = card_kind(card, unseen, suits)
     x0 = float(trick)
     x1 = float(needed)
     x2 = float(sure)
@@ -246,7 +239,7 @@ def model_lead(
     x12 = float(bids[2] + bids[3])
     x13 = float(bids[2] + bids[3] - won[2] - won[3])
     x14 = float(popcount(hand))
-    x15 = 1.0 if held_trumps != ZERO and highest(held_trumps) > highest(unseen & suits[3]) else 0.0
+    x15 = 1.0 if held_trumps != ZERO and highest(held_trumps) > top_unseen_trump else 0.0
     best, best_score = card, margin
     for k in range(combined.shape[1]):
         option = k + 1
@@ -351,11 +344,17 @@ def _shipped_weights(name: str) -> np.ndarray:
     return _checked(np.asarray(json.loads(text)["weights"], dtype=np.float64), resource)
 
 
-def _checked(weights: np.ndarray, where: str) -> np.ndarray:
+def _check_shape(weights: np.ndarray, where: str) -> np.ndarray:
     if weights.shape != (len(LEAD_OPTIONS) - 1, WIDTH + 1):
         raise ValueError(
             f"{where}: weights of shape {(len(LEAD_OPTIONS) - 1, WIDTH + 1)} are expected, not {weights.shape}"
         )
+    return weights
+
+
+def _checked(weights: np.ndarray, where: str) -> np.ndarray:
+    """Shape and finiteness checked, then made read-only (the arrays are shared by the players built)."""
+    _check_shape(weights, where)
     if not np.isfinite(weights).all():
         raise ValueError(f"{where}: every weight must be a finite number")
     weights.setflags(write=False)
