@@ -4,6 +4,7 @@ cheaper card, and a searched decision in a real ending (the double-dummy solver 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from spades_lab import Rules, make_player, make_players, simulate_hands
 from spades_lab.cards import STANDARD_DECK
@@ -13,7 +14,7 @@ from spades_lab.engine.position import position_view
 from spades_lab.engine.protocol import ask_plays
 from spades_lab.policies.expert import ExpertParams, ExpertPlay
 from spades_lab.policies.nilsearch import nil_broken_values
-from spades_lab.policies.pimc import choose_cards, rollout_values, score_by_tricks
+from spades_lab.policies.pimc import PimcParams, choose_cards, rollout_values, score_by_tricks
 from spades_lab.policies.worlds import sample_worlds, world_keys
 
 DECK = STANDARD_DECK
@@ -67,6 +68,49 @@ def test_choice_is_by_score_not_tricks_and_ties_go_cheap() -> None:
     no_bags = score_by_tricks(Rules(), np.array([[4, 2, 3, 2]]), np.array([[3, 2, 2, 2]]), np.array([[0, 0]]),
                               np.array([0]))  # fmt: skip
     assert choose_cards(values, no_bags, ours_now, legal, DECK).tolist() == [four]
+
+
+def test_trick_value_counts_tricks_only_until_the_contract_is_made() -> None:
+    """The 9-bags position above: 99 points a trick outweigh the 98-point bag penalty, so the 8th trick (4C) is
+    taken; once the side has its 7 tricks the bonus is gone and the table is the plain hand score."""
+    bids, won, bags = np.array([[4, 2, 3, 2]]), np.array([[3, 2, 2, 2]]), np.array([[9, 0]])
+    plain = score_by_tricks(Rules(), bids, won, bags, np.array([0]))
+    valued = score_by_tricks(Rules(), bids, won, bags, np.array([0]), trick_value=99)
+    assert np.array_equal(valued - plain, 99.0 * np.arange(14)[None, :])
+    values = np.full((1, 4, 52), -1, dtype=np.int64)
+    four, nine = DECK.card_id("4C"), DECK.card_id("9C")
+    values[0, :, four], values[0, :, nine] = 3, 2
+    legal = np.array([DECK.mask(["4C", "9C"])], dtype=np.uint64)
+    assert choose_cards(values, plain, np.array([5]), legal, DECK).tolist() == [nine]
+    assert choose_cards(values, valued, np.array([5]), legal, DECK).tolist() == [four]
+    made = np.array([[4, 3, 3, 2]])  # 7 tricks already: the contract is in
+    assert np.array_equal(score_by_tricks(Rules(), bids, made, bags, np.array([0]), trick_value=99),
+                          score_by_tricks(Rules(), bids, made, bags, np.array([0])))  # fmt: skip
+
+
+def test_trick_value_off_is_the_default_play() -> None:
+    """`trick_value=0` is the shipped player card for card; a large value changes some cards."""
+    rules = Rules()
+    default = HandLog.concat(list(simulate_hands(rules, make_players("counting+pimc(worlds=4)"), 24, seed=5)))
+    for value, changed in ((0, False), (50, True)):
+        spec = f"counting+pimc(worlds=4,trick_value={value})"
+        other = HandLog.concat(list(simulate_hands(rules, make_players(spec), 24, seed=5)))
+        assert (not np.array_equal(default.plays, other.plays)) is changed
+
+
+@pytest.mark.parametrize(
+    ("field", "bad"),
+    [("worlds", 0), ("worlds", 1025), ("max_tricks", 14), ("early_worlds", -1), ("leaf_tricks", 14),
+     ("early_z", -1.0), ("bid_weight", float("nan")), ("oversample", 0), ("oversample", 65), ("trick_value", -1.0)],
+)  # fmt: skip
+def test_pimc_parameters_out_of_range_are_refused_by_name(field: str, bad: float) -> None:
+    """A bad number is refused with its field and range, from the params and from a player name alike,
+    before any search (a huge `worlds` or `oversample` would otherwise grow memory without bound)."""
+    with pytest.raises(ValueError, match=rf"pimc play: {field} must be "):
+        PimcParams(**{field: bad})
+    with pytest.raises(ValueError, match=rf"pimc play: {field} must be "):
+        make_player(f"counting+pimc({field}={bad})")
+    PimcParams(**{field: getattr(PimcParams(), field)})  # the default is in range
 
 
 def test_pimc_searches_an_ending_and_reproduces() -> None:

@@ -12,6 +12,8 @@ The score is the side's hand score minus the opponents' (contract made or set, b
 penalty they bring on, from the rules' own scoring, `spades_lab.engine.scoring`), not raw tricks:
 once the contract is made a trick more is a bag, and near the penalty a bag costs 100. The
 opponents' score counts because a set of their contract is worth as much as a make of ours.
+`trick_value` > 0 adds points per trick while the side is short of its contract (a trick-maximiser
+until the contract is in); measured, it changes neither the DD tricks lost nor the points (docs/players.md).
 
 While a nil bid is live the search also asks, per world and card, whether the nil ends made or
 broken double dummy (`spades_lab.policies.nilsearch`: the solver's own nil objective, the nil's
@@ -67,6 +69,20 @@ class PimcParams(ExpertParams):
     early_z: float = 1.0  # a rollout's best card replaces the expert's only if its paired gain exceeds z std errors
     bid_weight: float = 0.5  # worlds resampled by exp(-w * sum (count - bid target)^2) over the other seats; 0: uniform
     oversample: int = 8  # with bid_weight > 0: candidate worlds drawn per kept world
+    trick_value: float = 0.0  # points added per trick the side ends with, while its contract is not yet made
+
+    def __post_init__(self) -> None:
+        # the bounds keep a decision's arrays finite (worlds x oversample candidate deals per table)
+        for name, low, high in _RANGES:
+            value = getattr(self, name)
+            if not low <= value <= high:  # also refuses NaN
+                raise ValueError(f"pimc play: {name} must be {low}..{high}, got {value!r}")
+
+
+_RANGES = (
+    ("worlds", 1, 1024), ("max_tricks", 0, 13), ("early_worlds", 0, 1024), ("leaf_tricks", 0, 13),
+    ("early_z", 0.0, 100.0), ("bid_weight", 0.0, 100.0), ("oversample", 1, 64), ("trick_value", 0.0, 1000.0),
+)  # fmt: skip
 
 
 _SOLVERS: dict[Any, Any] = {}
@@ -81,9 +97,13 @@ def _solver(rules: Any) -> Any:
 
 def score_by_tricks(
     rules: Any, bids: np.ndarray, won: np.ndarray, bags: np.ndarray, seat: np.ndarray,
-    nil_broken: np.ndarray | None = None,
+    nil_broken: np.ndarray | None = None, trick_value: float = 0.0,
 ) -> np.ndarray:  # fmt: skip
     """[n, 14]: the acting side's hand score minus the opponents' if the side ends with k = 0..13 tricks.
+
+    `trick_value` > 0 adds that many points per trick the side ends with, on rows where its contract is
+    not yet made. The hand score values a trick the side may not need at a bag's point or two, so under
+    doubt the search gives such tricks away; the bonus makes it a trick-maximiser until the contract is in.
 
     `nil_broken` [n, seats] says, for each seat with a live nil (bid 0, no trick yet), whether it
     ends broken; a broken nil takes exactly one of its side's tricks (a second would only move a bag),
@@ -117,7 +137,11 @@ def score_by_tricks(
     flat = score_hands(rules, np.repeat(bids, 14, axis=0), tricks.reshape(n * 14, players), np.repeat(bags, 14, axis=0))
     points = flat.points.reshape(n, 14, 2)
     side = seat % 2
-    return points[rows, :, side] - points[rows, :, 1 - side]
+    difference = points[rows, :, side] - points[rows, :, 1 - side]
+    if not trick_value:
+        return difference
+    short = ours_now < bids[rows, seat] + bids[rows, partner]
+    return difference + np.where(short[:, None], float(trick_value) * k[None, :], 0.0)
 
 
 def cheapest(cards: np.ndarray, suit_of: np.ndarray, rank_of: np.ndarray) -> np.ndarray:
@@ -231,13 +255,13 @@ class PimcPlay:
                 hit = nil_broken_values(flat_hands[w], flat_trick[w], flat_leader[w], flat_broken[w],
                                         np.full(worlds, s), solver)  # fmt: skip
                 outcome[t] |= (hit == 1).astype(np.int64) << int(s)
-        return _choose(view, rows, values, outcome, live)
+        return _choose(view, rows, values, outcome, live, trick_value=self.params.trick_value)
 
     def _rollouts(
         self, view: PlayView, rows: np.ndarray, hands: np.ndarray, leaf: int, expert: np.ndarray
     ) -> np.ndarray:
         values, outcome, live = rollout_values(view, rows, hands, leaf, self.expert)
-        return _choose(view, rows, values, outcome, live, expert, self.params.early_z)
+        return _choose(view, rows, values, outcome, live, expert, self.params.early_z, self.params.trick_value)
 
 
 def rollout_values(
@@ -321,17 +345,17 @@ def rollout_values(
 
 def _choose(
     view: PlayView, rows: np.ndarray, values: np.ndarray, outcome: np.ndarray, live: np.ndarray,
-    keep: np.ndarray | None = None, z: float = 0.0,
+    keep: np.ndarray | None = None, z: float = 0.0, trick_value: float = 0.0,
 ) -> np.ndarray:  # fmt: skip
     """The hand-score table of every nil outcome that occurs, then `choose_cards`."""
     m = len(rows)
     seat = view.seat[rows].astype(np.int64)
     bids, won = view.bids[rows], view.tricks_won[rows]
     used = np.unique(outcome[values >= 0]) if live.any() else np.zeros(1, dtype=np.int64)
-    score = np.zeros((m, 16, 14), dtype=np.int64)
+    score = np.zeros((m, 16, 14), dtype=np.float64 if trick_value else np.int64)
     for combo in used:
         broken_nils = ((int(combo) >> np.arange(4)) & 1 == 1)[None, :] & live
-        score[:, combo] = score_by_tricks(view.rules, bids, won, view.bags[rows], seat, broken_nils)
+        score[:, combo] = score_by_tricks(view.rules, bids, won, view.bags[rows], seat, broken_nils, trick_value)
     ours_now = won[np.arange(m), seat] + won[np.arange(m), (seat + 2) % 4]
     return choose_cards(values, score, ours_now, view.legal[rows], view.deck, outcome, keep, z)
 
