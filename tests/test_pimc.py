@@ -15,6 +15,7 @@ from spades_lab.engine.protocol import ask_plays
 from spades_lab.policies.expert import ExpertParams, ExpertPlay
 from spades_lab.policies.nilsearch import nil_broken_values
 from spades_lab.policies.pimc import PimcParams, choose_cards, rollout_values, score_by_tricks
+from spades_lab.policies.play import TipsParams
 from spades_lab.policies.worlds import sample_worlds, world_keys
 
 DECK = STANDARD_DECK
@@ -99,18 +100,22 @@ def test_trick_value_off_is_the_default_play() -> None:
 
 
 @pytest.mark.parametrize(
-    ("field", "bad"),
-    [("worlds", 0), ("worlds", 1025), ("max_tricks", 14), ("early_worlds", -1), ("leaf_tricks", 14),
-     ("early_z", -1.0), ("bid_weight", float("nan")), ("oversample", 0), ("oversample", 65), ("trick_value", -1.0)],
+    ("play", "field", "bad"),
+    [("pimc", "worlds", 0), ("pimc", "worlds", 1025), ("pimc", "max_tricks", 14), ("pimc", "early_worlds", -1),
+     ("pimc", "leaf_tricks", 14), ("pimc", "early_z", -1.0), ("pimc", "bid_weight", float("nan")),
+     ("pimc", "oversample", 0), ("pimc", "oversample", 65), ("pimc", "trick_value", -1.0),
+     ("pimc", "last_tricks", -1), ("expert", "bag_margin", -2), ("expert", "lead_margin", float("nan")),
+     ("tips", "big_bid", 27), ("tips", "early_void_tricks", 14)],
 )  # fmt: skip
-def test_pimc_parameters_out_of_range_are_refused_by_name(field: str, bad: float) -> None:
-    """A bad number is refused with its field and range, from the params and from a player name alike,
-    before any search (a huge `worlds` or `oversample` would otherwise grow memory without bound)."""
-    with pytest.raises(ValueError, match=rf"pimc play: {field} must be "):
-        PimcParams(**{field: bad})
-    with pytest.raises(ValueError, match=rf"pimc play: {field} must be "):
-        make_player(f"counting+pimc({field}={bad})")
-    PimcParams(**{field: getattr(PimcParams(), field)})  # the default is in range
+def test_play_parameters_out_of_range_are_refused_by_name(play: str, field: str, bad: float) -> None:
+    """A bad number is refused with its policy, field and range, from the params and from a player name alike,
+    before any play (a huge `worlds` or `oversample` would otherwise grow memory without bound)."""
+    params = {"pimc": PimcParams, "expert": ExpertParams, "tips": TipsParams}[play]
+    with pytest.raises(ValueError, match=rf"^{play} play: {field} must be "):
+        params(**{field: bad})
+    with pytest.raises(ValueError, match=rf"^{play} play: {field} must be "):
+        make_player(f"counting+{play}({field}={bad})")
+    params(**{field: getattr(params(), field)})  # the default is in range
 
 
 def test_pimc_searches_an_ending_and_reproduces() -> None:

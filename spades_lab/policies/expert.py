@@ -88,6 +88,7 @@ it, as the tips do; `bag_margin` and the rules' bag threshold decide when bags m
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import ClassVar
 
 import numpy as np
 from numba import njit
@@ -163,6 +164,11 @@ class ExpertParams(TipsParams):
     bag_margin: int = 2  # keep_setting stops when bags + overtricks >= bag threshold - bag_margin
     lead_margin: float = 0.05  # lead_model: predicted DD tricks per lead an option must gain over the expert's card
     lead_weights: str = "dd"  # lead_model: dd (DD gain, tricks), continuation (score, tens of points) or a .json path
+
+    POLICY: ClassVar[str] = "expert play"
+    RANGES: ClassVar[tuple[tuple[str, float, float], ...]] = TipsParams.RANGES + (
+        ("bag_margin", 0, 100), ("lead_margin", -13.0, 13.0),
+    )  # fmt: skip
 
 
 EXPERT_SWITCHES = tuple(f.name for f in fields(ExpertParams) if f.type == "bool" and f.name not in SWITCHES)

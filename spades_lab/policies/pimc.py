@@ -43,7 +43,7 @@ per hand over 180 hands, both paired: docs/players.md).
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -71,18 +71,12 @@ class PimcParams(ExpertParams):
     oversample: int = 8  # with bid_weight > 0: candidate worlds drawn per kept world
     trick_value: float = 0.0  # points added per trick the side ends with, while its contract is not yet made
 
-    def __post_init__(self) -> None:
-        # the bounds keep a decision's arrays finite (worlds x oversample candidate deals per table)
-        for name, low, high in _RANGES:
-            value = getattr(self, name)
-            if not low <= value <= high:  # also refuses NaN
-                raise ValueError(f"pimc play: {name} must be {low}..{high}, got {value!r}")
-
-
-_RANGES = (
-    ("worlds", 1, 1024), ("max_tricks", 0, 13), ("early_worlds", 0, 1024), ("leaf_tricks", 0, 13),
-    ("early_z", 0.0, 100.0), ("bid_weight", 0.0, 100.0), ("oversample", 1, 64), ("trick_value", 0.0, 1000.0),
-)  # fmt: skip
+    # the bounds keep a decision's arrays finite (worlds x oversample candidate deals per table)
+    POLICY: ClassVar[str] = "pimc play"
+    RANGES: ClassVar[tuple[tuple[str, float, float], ...]] = ExpertParams.RANGES + (
+        ("worlds", 1, 1024), ("max_tricks", 0, 13), ("early_worlds", 0, 1024), ("leaf_tricks", 0, 13),
+        ("early_z", 0.0, 100.0), ("bid_weight", 0.0, 100.0), ("oversample", 1, 64), ("trick_value", 0.0, 1000.0),
+    )  # fmt: skip
 
 
 _SOLVERS: dict[Any, Any] = {}

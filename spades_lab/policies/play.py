@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from functools import lru_cache
+from typing import ClassVar
 
 import numpy as np
 from numba import njit
@@ -64,6 +65,24 @@ class TipsParams:
     early_void_min_spades: int = 5  # tip 6: spades needed in hand
     big_bid: int = 11  # tip 8: the side contract that calls for pulling trumps
     last_tricks: int = 3  # tip 11: how many final tricks the rule covers
+
+    # not fields: which policy an error names, and each number's documented range (subclasses extend it)
+    POLICY: ClassVar[str] = "tips play"
+    RANGES: ClassVar[tuple[tuple[str, float, float], ...]] = (
+        ("honours_early_tricks", 0, 13), ("early_void_tricks", 0, 13), ("early_void_min_spades", 0, 13),
+        ("big_bid", 0, 26), ("last_tricks", 0, 13),
+    )  # fmt: skip
+
+    def __post_init__(self) -> None:
+        check_ranges(self.POLICY, self, self.RANGES)
+
+
+def check_ranges(policy: str, params: object, ranges: tuple[tuple[str, float, float], ...]) -> None:
+    """Refuse a parameter outside its documented range, by policy and field, before any play."""
+    for name, low, high in ranges:
+        value = getattr(params, name)
+        if not low <= value <= high:  # also refuses NaN
+            raise ValueError(f"{policy}: {name} must be {low}..{high}, got {value!r}")
 
 
 SWITCHES = tuple(f.name for f in fields(TipsParams) if f.type == "bool")
