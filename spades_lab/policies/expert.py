@@ -167,7 +167,7 @@ class ExpertParams(TipsParams):
 
     POLICY: ClassVar[str] = "expert play"
     RANGES: ClassVar[tuple[tuple[str, float, float], ...]] = TipsParams.RANGES + (
-        ("bag_margin", 0, 100), ("lead_margin", -13.0, 13.0),
+        ("bag_margin", 0, 100), ("lead_margin", 0.0, 13.0),
     )  # fmt: skip
 
 
