@@ -104,7 +104,8 @@ def test_trick_value_off_is_the_default_play() -> None:
     [("pimc", "worlds", 0), ("pimc", "worlds", 1025), ("pimc", "max_tricks", 14), ("pimc", "early_worlds", -1),
      ("pimc", "leaf_tricks", 14), ("pimc", "early_z", -1.0), ("pimc", "bid_weight", float("nan")),
      ("pimc", "oversample", 0), ("pimc", "oversample", 65), ("pimc", "trick_value", -1.0),
-     ("pimc", "last_tricks", -1), ("expert", "bag_margin", -2), ("expert", "lead_margin", float("nan")), ("expert", "lead_margin", -0.5),
+     ("pimc", "last_tricks", -1), ("expert", "bag_margin", -2), ("expert", "lead_margin", float("nan")),
+     ("expert", "lead_margin", -0.5),
      ("tips", "big_bid", 27), ("tips", "early_void_tricks", 14)],
 )  # fmt: skip
 def test_play_parameters_out_of_range_are_refused_by_name(play: str, field: str, bad: float) -> None:

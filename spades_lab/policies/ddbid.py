@@ -40,7 +40,7 @@ from spades_lab.engine import BidView
 from spades_lab.engine.views import BlindView
 from spades_lab.policies.bidding import CountingBidder, CountingParams
 from spades_lab.policies.counting import count_tricks_batch
-from spades_lab.policies.registry import register
+from spades_lab.policies.registry import check_ranges, register
 from spades_lab.policies.worlds import sample_worlds, world_keys
 
 
@@ -53,12 +53,7 @@ class DDBidParams:
     nil_max_bid: int = 2  # the nil is solved only for hands whose number bid would be at most this
 
     def __post_init__(self) -> None:
-        if not 1 <= self.worlds <= 1024:
-            raise ValueError(f"dd bid: worlds must be 1..1024, got {self.worlds}")
-        if not 0 <= self.margin <= 6:
-            raise ValueError(f"dd bid: margin must be 0..6 tricks, got {self.margin}")
-        if not 0 <= self.nil_chance <= 1:
-            raise ValueError(f"dd bid: nil_chance must be 0..1, got {self.nil_chance}")
+        check_ranges("dd bid", self, (("worlds", 1, 1024), ("margin", 0, 6), ("nil_chance", 0, 1)))
 
 
 _SOLVERS: dict[Any, Any] = {}

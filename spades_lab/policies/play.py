@@ -34,7 +34,7 @@ from numba import njit
 from spades_lab.cards import Deck
 from spades_lab.engine import PlayView
 from spades_lab.engine.bits import ONE, ZERO, above, highest, lowest, popcount
-from spades_lab.policies.registry import NoParams, register
+from spades_lab.policies.registry import NoParams, check_ranges, register
 
 ME, PARTNER, LEFT, RIGHT = range(4)
 """Seats relative to the acting seat, in the kernels' per-table tuples (left plays right after me)."""
@@ -75,14 +75,6 @@ class TipsParams:
 
     def __post_init__(self) -> None:
         check_ranges(self.POLICY, self, self.RANGES)
-
-
-def check_ranges(policy: str, params: object, ranges: tuple[tuple[str, float, float], ...]) -> None:
-    """Refuse a parameter outside its documented range, by policy and field, before any play."""
-    for name, low, high in ranges:
-        value = getattr(params, name)
-        if not low <= value <= high:  # also refuses NaN
-            raise ValueError(f"{policy}: {name} must be {low}..{high}, got {value!r}")
 
 
 SWITCHES = tuple(f.name for f in fields(TipsParams) if f.type == "bool")

@@ -24,6 +24,14 @@ class PolicyNameError(ValueError):
     """A player or policy name, or parameter, that does not exist; the message lists what does."""
 
 
+def check_ranges(policy: str, params: object, ranges: tuple[tuple[str, float, float], ...]) -> None:
+    """Refuse a parameter outside its documented range, by policy and field, before any bid or play."""
+    for name, low, high in ranges:
+        value = getattr(params, name)
+        if not low <= value <= high:  # also refuses NaN
+            raise ValueError(f"{policy}: {name} must be {low}..{high}, got {value!r}")
+
+
 @dataclass(frozen=True)
 class NoParams:
     """This policy takes no parameters."""
