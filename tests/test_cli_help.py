@@ -46,7 +46,7 @@ def test_policies_json_lists_every_policy_and_explains_every_parameter(capsys) -
             for param in entry["params"]:
                 assert param["doc"], f"{role} {entry['name']}: {param['name']} unexplained"
     tips = next(e for e in listed["play"] if e["name"] == "tips")
-    assert {"name": "big_bid", "type": "int", "default": 11} == {
+    assert {"name": "big_bid", "type": "int", "default": 11, "range": [0, 26], "choices": None} == {
         k: v for k, v in tips["params"][17].items() if k != "doc"
     }
 

@@ -16,6 +16,7 @@ import spades_lab
 from spades_lab.cli import build_parser
 from spades_lab.plots import PLOTS
 from spades_lab.policies.catalogue import catalogue
+from spades_lab.policies.registry import range_text
 from spades_lab.rules import PRESETS, Rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,6 +82,14 @@ def test_strategies_page_has_every_policy_and_parameter_with_its_default() -> No
                 if rows and entry["name"] not in ("optimist", "cautious"):  # the table is counting's
                     shown = [r.strip('"').lower() for r in rows]
                     assert str(param["default"]).lower() in shown, f"{param['name']}: {shown} vs {param['default']}"
+                # and its range as the errors write it (`0..13`), or for a rank the word "rank"; in a table row
+                # or, for a policy described in prose, as "`name` (default, range ..)"
+                lines = re.findall(rf"^\| `{param['name']}` \|.*$|`{param['name']}` \([^)]*\)", text, flags=re.M)
+                if param["range"] is not None:
+                    allowed = range_text(*param["range"])
+                    assert any(allowed in line for line in lines), f"{param['name']}: range {allowed} not in its row"
+                if param["choices"] is not None:
+                    assert any("a rank" in line for line in lines), f"{param['name']}: its choices not in its row"
 
 
 def test_statistics_page_has_every_column(tmp_path: Path) -> None:

@@ -419,6 +419,8 @@ def test_input_errors_exit_2_with_one_line_naming_the_file(tmp_path, capsys) -> 
           "--out", str(a_file), "--quiet"], "is a file"),
         (["plot", str(tmp_path / "nothing-here")], "nothing-here"),
         (["simulate", "--games", "1", "--seed", "1", "--player", "nobody"], "nobody"),
+        (["simulate", "--games", "1", "--seed", "1", "--player", "counting(margin=-30)+tips"],
+         "counting bid: margin must be 0..1000, got -30"),
         (["simulate", "--games", "1", "--seed", "1", "--rules", "no-such-preset"], "no-such-preset"),
     ]  # fmt: skip
     for args, message in cases:
@@ -536,3 +538,46 @@ def test_record_stream_memory_is_bounded_when_every_game_runs_long(tmp_path) -> 
     for r in records:
         by_game.setdefault(r["game"], []).append(r["hand"])
     assert all(hands == list(range(12)) for hands in by_game.values())  # each game's hands still in order
+
+
+# --------------------------------------------------------------------------- policy parameters
+
+
+def _ranged_parameters() -> list[tuple[str, str, dict]]:
+    from spades_lab.policies.catalogue import catalogue
+
+    return [(role, entry["name"], param) for role, entries in catalogue().items() for entry in entries
+            for param in entry["params"] if param["type"] in ("int", "float", "str")]  # fmt: skip
+
+
+def _player_name(role: str, policy: str, setting: str) -> str:
+    """The player a user would type to set one parameter of one policy."""
+    part = f"{policy}({setting})"
+    return {"bid": f"{part}+tips", "play": f"counting+{part}", "draft": f"counting+tips+draft={part}"}[role]
+
+
+@pytest.mark.parametrize(("role", "policy", "param"), _ranged_parameters(),
+                         ids=lambda x: x["name"] if isinstance(x, dict) else x)  # fmt: skip
+def test_every_policy_number_has_a_range_whose_edges_are_kept_and_outside_refused(role, policy, param) -> None:
+    """A number just outside its range (or NaN) is refused naming the policy and the field, when the player is
+    built; both edges and the default are accepted. A new number without a range fails here."""
+    from spades_lab.policies import make_player
+
+    name = param["name"]
+    if param["choices"] is not None:  # a rank
+        for allowed in param["choices"]:
+            make_player(_player_name(role, policy, f"{name}={allowed}"))
+        with pytest.raises(ValueError, match=rf"^{policy} {role}: {name} must be one of 2, 3, .*, got 'Z'$"):
+            make_player(_player_name(role, policy, f"{name}=Z"))
+        return
+    if param["type"] == "str":  # a file or a name, checked where it is read (lead_weights, tests/test_leads.py)
+        return
+    assert param["range"] is not None, f"{policy} {role}: {name} has no range"
+    low, high = param["range"]
+    assert low <= param["default"] <= high
+    step = 1 if param["type"] == "int" else 0.5
+    for edge in (low, high):
+        make_player(_player_name(role, policy, f"{name}={edge}"))
+    for bad in (low - step, high + step, *(["nan"] if param["type"] == "float" else [])):
+        with pytest.raises(ValueError, match=rf"^{policy} {role}: {name} must be -?[\d,.]+\.\.[\d,.]+, got "):
+            make_player(_player_name(role, policy, f"{name}={bad}"))

@@ -23,12 +23,13 @@ from typing import Any
 
 import numpy as np
 
-from spades_lab.cards import TRUMP
+from spades_lab.cards import RANKS, TRUMP
 from spades_lab.engine import BidView
 from spades_lab.engine.scoring import deficit
 from spades_lab.engine.views import BlindView
 from spades_lab.policies.counting import CountParams, NilParams, count_tricks_batch, nil_ok_batch
-from spades_lab.policies.registry import register
+from spades_lab.policies.registry import check_choices, check_ranges, register
+from spades_lab.rules import MAX_BAG_THRESHOLD, MAX_SCORE
 
 NIL_PREFIX = "nil_"
 """NilParams fields appear with this prefix (`nil_max_spades`), so they read as part of the nil rule."""
@@ -58,16 +59,49 @@ def counting_fields(shift: int = 0, count: bool = True) -> list[tuple[str, str, 
     return [*switches, *numbers, *nil]
 
 
-CountingParams = make_dataclass("CountingParams", counting_fields(0), frozen=True)
+TRICKS = 13
+"""A trick value or a count is at most a hand's tricks either way; a threshold on a count (which adds
+`suicide_spade_length` per long spade) twice that."""
+RANGES: dict[str, tuple[float, float]] = {
+    "margin": (0, MAX_BAG_THRESHOLD), "borderline": (0, 1), "shift": (-TRICKS, TRICKS),
+    "blind_nil_trail": (-MAX_SCORE, MAX_SCORE),  # negative: declare blind nil even when ahead by that much
+    "suicide_nil_below": (-2 * TRICKS, 2 * TRICKS), "suicide_spade_length": (0, TRICKS),
+    **{f.name: (-TRICKS, TRICKS) for f in fields(CountParams) if f.type == "float"},  # the count's values
+    **{f.name: (0, TRICKS) for f in fields(CountParams) if f.type == "int"},  # its spade-count thresholds
+    "nil_max_spades": (0, TRICKS), "nil_count_threshold": (-2 * TRICKS, 2 * TRICKS),
+    "nil_long_weak_suit_credit": (0, TRICKS), "nil_long_suit_min_length": (0, TRICKS),
+    "dd_margin": (-TRICKS, TRICKS),  # calibrated's
+}  # fmt: skip
+"""Each number's documented range (docs/strategies.md), shared by every bidder built on the count."""
+RANKED = ("nil_highest_spade", "nil_weak_suit_highest")
+"""Parameters that name a card rank."""
+
+
+def bidder_params(name: str, policy: str, field_list: list[tuple[str, str, Any]]) -> type:
+    """A frozen parameter class whose construction refuses a number outside its range or a rank that is not one,
+    naming `policy` (a bad `nil_highest_spade` would otherwise fail only at the first bid, mid-run)."""
+    names = {field_name for field_name, _, _ in field_list}
+    ranges = tuple((n, *RANGES[n]) for n in RANGES if n in names)
+    choices = tuple((n, tuple(RANKS)) for n in RANKED if n in names)
+
+    def check(self: Any) -> None:
+        check_ranges(policy, self, ranges)
+        check_choices(policy, self, choices)
+
+    namespace = {"__post_init__": check, "POLICY": policy, "RANGES": ranges, "CHOICES": choices}
+    params = make_dataclass(name, field_list, frozen=True, namespace=namespace)
+    params.__module__ = __name__
+    return params
+
+
+CountingParams = bidder_params("CountingParams", "counting bid", counting_fields(0))
 CountingParams.__doc__ = (
     "Switches of sections 1-4, then every CountParams number, then every NilParams number (nil_...)."
 )
-OptimistParams = make_dataclass("OptimistParams", counting_fields(+1), frozen=True)
+OptimistParams = bidder_params("OptimistParams", "optimist bid", counting_fields(+1))
 OptimistParams.__doc__ = "CountingParams with shift +1: the sheet's optimist, who 'sets his side one hand in three'."
-CautiousParams = make_dataclass("CautiousParams", counting_fields(-1), frozen=True)
+CautiousParams = bidder_params("CautiousParams", "cautious bid", counting_fields(-1))
 CautiousParams.__doc__ = "CountingParams with shift -1: the sheet's cautious bidder, who 'costs 100 points of bags'."
-for _params in (CountingParams, OptimistParams, CautiousParams):
-    _params.__module__ = __name__
 
 
 class CountingBidder:

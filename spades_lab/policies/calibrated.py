@@ -18,7 +18,7 @@ borderline figure, `shift`, the nearest legal number, the blind-nil comeback.
 from __future__ import annotations
 
 import json
-from dataclasses import fields, make_dataclass, replace
+from dataclasses import fields, replace
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -26,26 +26,25 @@ from typing import Any
 import numpy as np
 
 from spades_lab.engine import BidView
-from spades_lab.policies.bidding import CountingBidder, counting_fields
+from spades_lab.policies.bidding import CountingBidder, bidder_params, counting_fields
 from spades_lab.policies.counting import CountParams, count_tricks_batch
 from spades_lab.policies.registry import register
 
 WEIGHTS_RESOURCE = "calibrated_weights.json"
 """The fitted weights, in `spades_lab/policies/data/` (written by experiments/count_calibration.py --write-weights)."""
 
-CalibratedParams = make_dataclass(
+CalibratedParams = bidder_params(
     "CalibratedParams",
+    "calibrated bid",
     [
         ("dd_margin", "float", 1.0),  # tricks taken off the expected DD tricks before rounding half up (may be < 0)
         *counting_fields(0, count=False),
     ],
-    frozen=True,
 )
 CalibratedParams.__doc__ = (
     "dd_margin (tricks taken off the DD expectation before rounding half up), then the counting bidder's "
     "switches and nil numbers; the count's values are the fitted weights, not parameters."
 )
-CalibratedParams.__module__ = __name__
 
 
 @lru_cache(maxsize=1)

@@ -87,18 +87,23 @@ def _jsonable(value: Any) -> Any:
 
 
 def catalogue() -> dict[str, list[dict[str, Any]]]:
-    """{role: [{name, doc, params: [{name, type, default, doc}]}]} for the roles bid, play, draft, exchange."""
+    """{role: [{name, doc, params: [{name, type, default, doc, range, choices}]}]} for the roles bid, play, draft,
+    exchange; `range` is a number's [low, high] (both allowed) and `choices` a word's allowed values, else null."""
     out: dict[str, list[dict[str, Any]]] = {}
     for role in ("bid", "play", "draft", "exchange"):
         listed = []
         for entry in entries(role):
             docs = source_docs()
+            ranges = {name: [low, high] for name, low, high in getattr(entry.params, "RANGES", ())}
+            choices = {name: list(allowed) for name, allowed in getattr(entry.params, "CHOICES", ())}
             params = [
                 {
                     "name": f.name,
                     "type": str(f.type),
                     "default": _jsonable(_default(f)),
                     "doc": docs.get(f"{entry.params.__name__}.{f.name}", docs.get(f.name, "")),
+                    "range": ranges.get(f.name),
+                    "choices": choices.get(f.name),
                 }
                 for f in fields(entry.params)
             ]

@@ -31,7 +31,7 @@ the seed and the game, never on the batch.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -52,8 +52,12 @@ class DDBidParams:
     nil_chance: float = 0.7  # share of the worlds in which the nil must be made DD for a nil bid
     nil_max_bid: int = 2  # the nil is solved only for hands whose number bid would be at most this
 
+    RANGES: ClassVar[tuple[tuple[str, float, float], ...]] = (
+        ("worlds", 1, 1024), ("margin", 0, 6), ("nil_chance", 0, 1), ("nil_max_bid", 0, 13),
+    )  # fmt: skip
+
     def __post_init__(self) -> None:
-        check_ranges("dd bid", self, (("worlds", 1, 1024), ("margin", 0, 6), ("nil_chance", 0, 1)))
+        check_ranges("dd bid", self, self.RANGES)
 
 
 _SOLVERS: dict[Any, Any] = {}

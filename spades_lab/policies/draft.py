@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import ClassVar
 
 import numpy as np
 
 from spades_lab.cards import Deck, natural_rank
 from spades_lab.engine.views import DraftView, ExchangeView
-from spades_lab.policies.registry import register
+from spades_lab.policies.registry import check_ranges, register
 
 SIDE_VALUE = {12: 1.0, 11: 0.7, 10: 0.4, 9: 0.2}
 """Chance-like worth of a side-suit ace, king, queen, jack; lower cards 0.05."""
@@ -33,6 +34,11 @@ def trick_values(deck: Deck) -> np.ndarray:
 class ValueDraftParams:
     threshold: float = 0.5
     """Keep the top card when its trick value is at least this; otherwise gamble on the next card."""
+
+    RANGES: ClassVar[tuple[tuple[str, float, float], ...]] = (("threshold", 0, 1),)  # trick values run 0.05..1
+
+    def __post_init__(self) -> None:
+        check_ranges("value draft", self, self.RANGES)
 
 
 class ValueDraft:

@@ -14,7 +14,7 @@ import re
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, ClassVar
 
 from spades_lab.policies.baseline import RandomBid, RandomDraft, RandomExchange, RandomPlay
 from spades_lab.policies.player import Player
@@ -24,12 +24,31 @@ class PolicyNameError(ValueError):
     """A player or policy name, or parameter, that does not exist; the message lists what does."""
 
 
+def range_text(low: float, high: float) -> str:
+    """A range as the errors and docs/strategies.md write it: `0..13`, `-13..13`, `0.5..1000`, `0..1,000,000`."""
+
+    def number(x: float) -> str:
+        if not float(x).is_integer():
+            return str(x)
+        return f"{int(x):,}" if abs(x) >= 10_000 else str(int(x))
+
+    return f"{number(low)}..{number(high)}"
+
+
 def check_ranges(policy: str, params: object, ranges: tuple[tuple[str, float, float], ...]) -> None:
     """Refuse a parameter outside its documented range, by policy and field, before any bid or play."""
     for name, low, high in ranges:
         value = getattr(params, name)
         if not low <= value <= high:  # also refuses NaN
-            raise ValueError(f"{policy}: {name} must be {low}..{high}, got {value!r}")
+            raise ValueError(f"{policy}: {name} must be {range_text(low, high)}, got {value!r}")
+
+
+def check_choices(policy: str, params: object, choices: tuple[tuple[str, tuple[str, ...]], ...]) -> None:
+    """Refuse a parameter that is not one of its allowed words (a card rank, say) at construction, not mid-run."""
+    for name, allowed in choices:
+        value = getattr(params, name)
+        if value not in allowed:
+            raise ValueError(f"{policy}: {name} must be one of {', '.join(allowed)}, got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -271,6 +290,11 @@ def describe() -> str:
 class RandomBidParams:
     blind_rate: float = 0.5
     """Chance of declaring blind nil where the rules allow it."""
+
+    RANGES: ClassVar[tuple[tuple[str, float, float], ...]] = (("blind_rate", 0, 1),)
+
+    def __post_init__(self) -> None:
+        check_ranges("random bid", self, self.RANGES)
 
 
 @register("bid", "random", RandomBidParams)
