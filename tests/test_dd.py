@@ -104,7 +104,18 @@ def test_nil_tricks_match_brute_force(deck_name: str, players: int) -> None:
         leader, seat = int(rng.integers(players)), int(rng.integers(players))
         broken = bool(rng.integers(2))
         got = int(dd.nil_tricks([masks], seat, leader, rules=rules, broken=broken, solver=solver)[0])
-        assert got == brute(deck, tuple(sets), leader, broken, nil_seat=seat), (masks, seat, leader, broken)
+        want = brute(deck, tuple(sets), leader, broken, nil_seat=seat)
+        assert got == want, (masks, seat, leader, broken)
+        for cap in (1, 2):  # the capped question ("broken at all?") answers min(fewest, cap)
+            capped = dd.nil_tricks([masks], seat, leader, rules=rules, broken=broken, solver=solver, cap=cap)
+            assert int(capped[0]) == min(want, cap), (masks, seat, leader, broken, cap)
+
+
+@pytest.mark.parametrize("cap", [0, -1, 1.5, True, "1"])
+def test_nil_tricks_cap_must_be_a_positive_count(cap) -> None:
+    deal = [["AS", "KH"], ["QS", "AH"], ["2C", "3C"], ["4C", "5C"]]
+    with pytest.raises(dd.DDError, match="cap must be None or a whole number of tricks"):
+        dd.nil_tricks(deal, 2, 0, cap=cap)
 
 
 def test_card_values_match_brute_force_mid_trick() -> None:

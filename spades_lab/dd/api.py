@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from spades_lab.cards import CardError, Deck
-from spades_lab.dd.search import FIRST_TWO_OF_CLUBS, legal_mask
+from spades_lab.dd.search import FIRST_TWO_OF_CLUBS, UNCAPPED, legal_mask
 from spades_lab.dd.solver import FIRST_RULES, Solver, solve_batch, values_batch
 from spades_lab.rules import Rules, load_rules
 
@@ -123,18 +123,23 @@ def solve(
     lead = _per_deal(leader, n, np.int64, "leader")
     _check_leaders(hands, lead, s)
     brk = _per_deal(broken, n, np.bool_, "broken")
-    side0 = solve_batch(hands, lead, brk, s.players, s.first_rule, np.full(n, -1, dtype=np.int64), *s.arrays)
+    side0 = solve_batch(hands, lead, brk, s.players, s.first_rule, np.full(n, -1, dtype=np.int64), UNCAPPED, *s.arrays)
     size = np.bitwise_count(hands[:, 0]).astype(np.int64)
     return np.stack([side0, size - side0], axis=1)
 
 
 def nil_tricks(
-    deals: Any, seat: Any, leader: Any, *, rules: RulesLike = None, broken: Any = False, solver: Solver | None = None
-) -> np.ndarray:
+    deals: Any, seat: Any, leader: Any, *, rules: RulesLike = None, broken: Any = False, solver: Solver | None = None,
+    cap: int | None = None,
+) -> np.ndarray:  # fmt: skip
     """[n] the fewest tricks `seat` can be held to, its partner helping and the opponents pushing tricks on it.
 
-    0 means the nil can be made double dummy.
+    0 means the nil can be made double dummy. With `cap`, the answer is min(fewest, cap): `cap=1` asks
+    only whether the nil is made (0) or broken (1), one search probe instead of a bisection over the
+    trick counts, which is all a nil decision needs and far cheaper on full deals.
     """
+    if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int | np.integer) or cap < 1):
+        raise DDError(f"cap must be None or a whole number of tricks, 1 or more, got {cap!r}")
     s = _solver(rules, solver)
     hands = read_deals(deals, s.players, s.deck)
     n = len(hands)
@@ -144,7 +149,8 @@ def nil_tricks(
     if ((nil < 0) | (nil >= s.players)).any():
         raise DDError(f"nil seat must be a seat 0..{s.players - 1}")
     brk = _per_deal(broken, n, np.bool_, "broken")
-    return solve_batch(hands, lead, brk, s.players, s.first_rule, nil, *s.arrays)
+    limit = UNCAPPED if cap is None else min(int(cap), UNCAPPED)
+    return solve_batch(hands, lead, brk, s.players, s.first_rule, nil, limit, *s.arrays)
 
 
 def card_values(

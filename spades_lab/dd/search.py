@@ -45,6 +45,9 @@ FIRST_FREE, FIRST_TWO_OF_CLUBS, FIRST_LOWEST_CLUBS = 0, 1, 2
 
 MAX_MOVES = 16
 
+UNCAPPED = 64
+"""`best_value`'s cap when the exact value is wanted: more tricks than any hand has."""
+
 
 @njit(cache=True, inline="always")
 def side_of(seat: int) -> int:
@@ -714,6 +717,7 @@ def best_value(
     first_rule: int,
     nil_seat: int,
     guess: int,
+    cap: int,
     tt_index: np.ndarray,
     tt_keys: np.ndarray,
     tt_meta: np.ndarray,
@@ -726,11 +730,13 @@ def best_value(
 
     With `nil_seat` >= 0: the tricks the nil seat is held to (its opponents maximise them).
     `guess` (-1 for none) is a likely value, e.g. a sibling card's: the search steps from it
-    before falling back to bisection; it changes the work, never the result."""
+    before falling back to bisection; it changes the work, never the result. The answer is
+    min(value, `cap`): a caller that needs only "at least one trick?" (is a nil broken) asks
+    `cap` = 1 and pays one probe instead of a bisection over 0..13."""
     last_ok = False
     led, win_card, win_seat, mask = trick_state(trick, k, leader, players, suit_of)
     rem = popcount(hands[leader]) + (1 if k > 0 else 0)
-    lo, hi = 0, rem
+    lo, hi = 0, min(rem, cap)
     steps = 0
     while lo < hi:
         if guess >= 0 and steps < 3:
@@ -799,10 +805,10 @@ def card_values(
             _, _, w_seat, t_mask = trick_state(trick, players, leader, players, suit_of)
             gained = 1 if side_of(w_seat) == 0 else 0
             n_broken = broken or t_mask & suit_masks[3] != ZERO
-            v0 = gained + best_value(hands, players, w_seat, n_broken, trick, 0, FIRST_FREE, -1, prev - gained,
+            v0 = gained + best_value(hands, players, w_seat, n_broken, trick, 0, FIRST_FREE, -1, prev - gained, UNCAPPED,
                                      tt_index, tt_keys, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
         else:
-            v0 = best_value(hands, players, leader, broken, trick, k + 1, first_rule, -1, prev,
+            v0 = best_value(hands, players, leader, broken, trick, k + 1, first_rule, -1, prev, UNCAPPED,
                             tt_index, tt_keys, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
         hands[seat] = hand
         prev = v0

@@ -106,6 +106,7 @@ def solve_batch(
     players: int,
     first_rule: int,
     nil_seat: np.ndarray,
+    cap: int,
     tt_index: np.ndarray,
     tt_keys: np.ndarray,
     tt_meta: np.ndarray,
@@ -114,7 +115,7 @@ def solve_batch(
     suit_of: np.ndarray,
     suit_masks: np.ndarray,
 ) -> np.ndarray:
-    """Per deal at a trick boundary: side 0's DD tricks, or with nil_seat[t] >= 0 the nil seat's fewest."""
+    """Per deal at a trick boundary: side 0's DD tricks, or with nil_seat[t] >= 0 the nil seat's fewest; at most `cap`."""
     n = hands.shape[0]
     out = np.empty(n, dtype=np.int64)
     trick = np.full(players, -1, dtype=np.int64)
@@ -128,7 +129,7 @@ def solve_batch(
         for p in range(players):
             same = same and hands[t, p] == hands[t - 1, p]
         guess = out[t - 1] if same else -1
-        out[t] = best_value(row, players, leader[t], broken[t], trick, 0, rule, nil_seat[t], guess,
+        out[t] = best_value(row, players, leader[t], broken[t], trick, 0, rule, nil_seat[t], guess, cap,
                             tt_index, tt_keys, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
     return out
 

@@ -18,9 +18,10 @@ play (nobody sees the cards), hence a margin: 0 bids the raw expectation, about 
 sensible, and the range allowed is 0-6.
 
 Nil: with `nil` on, a seat whose number bid would be at most `nil_max_bid`, where nil is legal
-and partner has not bid nil, solves the nil in each world (`spades_lab.dd.nil_tricks`: the
-opponents push tricks on it, partner shields it) and bids nil when it is made double dummy in at
-least `nil_chance` of the worlds. Never blind nil. In Duel (two players, cards drafted, a hidden
+and partner has not bid nil, solves the nil in each world (`spades_lab.dd.nil_tricks` with `cap=1`:
+the opponents push tricks on it, partner shields it; made or broken is one search probe, where the
+exact count of a broken nil's tricks cost about a hundred times more) and bids nil when it is made
+double dummy in at least `nil_chance` of the worlds. Never blind nil. In Duel (two players, cards drafted, a hidden
 discard pile), and in cutthroat and three-player (the solver counts a partnership's tricks), worlds
 are not sampled: the seat bids as `counting` does.
 
@@ -136,7 +137,7 @@ class DDBidder:
                 held = np.empty((len(ask), worlds), dtype=np.int64)
                 for i, t in enumerate(ask):
                     solver.clear()
-                    held[i] = dd.nil_tricks(hands[t], np.full(worlds, seat[t]), leader[t], solver=solver)
+                    held[i] = dd.nil_tricks(hands[t], np.full(worlds, seat[t]), leader[t], solver=solver, cap=1)
                 made = (held == 0).mean(axis=1)
                 bids[ask[made >= self.params.nil_chance]] = 0
         return bids

@@ -327,7 +327,7 @@ def rollout_values(
                 still = np.flatnonzero(won[r, s] == 0)
                 if len(still):
                     fewest = dd.nil_tricks(state.hands[r][still], s, state.leader[r][still],
-                                           broken=state.broken[r][still], solver=solver)  # fmt: skip
+                                           broken=state.broken[r][still], solver=solver, cap=1)  # fmt: skip
                     outcome_r[r][still] |= (fewest > 0).astype(np.int64) << s
         gained = gained + side_r
     values = np.full((m, worlds, 52), -1, dtype=np.int64)
