@@ -21,9 +21,9 @@ Nil: with `nil` on, a seat whose number bid would be at most `nil_max_bid`, wher
 and partner has not bid nil, solves the nil in each world (`spades_lab.dd.nil_tricks` with `cap=1`:
 the opponents push tricks on it, partner shields it; made or broken is one search probe, where the
 exact count of a broken nil's tricks cost about a hundred times more) and bids nil when it is made
-double dummy in at least `nil_chance` of the worlds. Never blind nil. In Duel (two players, cards drafted, a hidden
-discard pile), and in cutthroat and three-player (the solver counts a partnership's tricks), worlds
-are not sampled: the seat bids as `counting` does.
+double dummy in at least `nil_chance` of the worlds. Never blind nil. In Duel (two players, cards
+drafted, a hidden discard pile), and in cutthroat and three-player (the solver counts a
+partnership's tricks), worlds are not sampled: the seat bids as `counting` does.
 
 Worlds come from the bid decision's one random draw (`view.uniform(0)`), so a bid depends only on
 the seed and the game, never on the batch.
