@@ -28,7 +28,7 @@ from spades_lab.engine import BidView
 from spades_lab.engine.scoring import deficit
 from spades_lab.engine.views import BlindView
 from spades_lab.policies.counting import CountParams, NilParams, count_tricks_batch, nil_ok_batch
-from spades_lab.policies.registry import check_choices, check_ranges, register
+from spades_lab.policies.registry import CheckedParams, register
 from spades_lab.rules import MAX_BAG_THRESHOLD, MAX_SCORE
 
 NIL_PREFIX = "nil_"
@@ -81,15 +81,12 @@ def bidder_params(name: str, policy: str, field_list: list[tuple[str, str, Any]]
     """A frozen parameter class whose construction refuses a number outside its range or a rank that is not one,
     naming `policy` (a bad `nil_highest_spade` would otherwise fail only at the first bid, mid-run)."""
     names = {field_name for field_name, _, _ in field_list}
-    ranges = tuple((n, *RANGES[n]) for n in RANGES if n in names)
-    choices = tuple((n, tuple(RANKS)) for n in RANKED if n in names)
-
-    def check(self: Any) -> None:
-        check_ranges(policy, self, ranges)
-        check_choices(policy, self, choices)
-
-    namespace = {"__post_init__": check, "POLICY": policy, "RANGES": ranges, "CHOICES": choices}
-    params = make_dataclass(name, field_list, frozen=True, namespace=namespace)
+    namespace = {
+        "POLICY": policy,
+        "RANGES": tuple((n, *RANGES[n]) for n in RANGES if n in names),
+        "CHOICES": tuple((n, tuple(RANKS)) for n in RANKED if n in names),
+    }
+    params = make_dataclass(name, field_list, bases=(CheckedParams,), frozen=True, namespace=namespace)
     params.__module__ = __name__
     return params
 

@@ -41,24 +41,20 @@ from spades_lab.engine import BidView
 from spades_lab.engine.views import BlindView
 from spades_lab.policies.bidding import CountingBidder, CountingParams
 from spades_lab.policies.counting import count_tricks_batch
-from spades_lab.policies.registry import check_ranges, register
+from spades_lab.policies.registry import CheckedParams, Ranges, register
 from spades_lab.policies.worlds import sample_worlds, world_keys
 
 
 @dataclass(frozen=True)
-class DDBidParams:
+class DDBidParams(CheckedParams):
     worlds: int = 8  # deals of the other three hands sampled per bid (each one a full-deal DD solve)
     margin: float = 1.0  # tricks taken off the expected DD share before rounding (0-6; 0 = raw expectation)
     nil: bool = True  # bid nil when the DD nil is made in at least nil_chance of the worlds (False: never nil)
     nil_chance: float = 0.7  # share of the worlds in which the nil must be made DD for a nil bid
     nil_max_bid: int = 2  # the nil is solved only for hands whose number bid would be at most this
 
-    RANGES: ClassVar[tuple[tuple[str, float, float], ...]] = (
-        ("worlds", 1, 1024), ("margin", 0, 6), ("nil_chance", 0, 1), ("nil_max_bid", 0, 13),
-    )  # fmt: skip
-
-    def __post_init__(self) -> None:
-        check_ranges("dd bid", self, self.RANGES)
+    POLICY: ClassVar[str] = "dd bid"
+    RANGES: ClassVar[Ranges] = (("worlds", 1, 1024), ("margin", 0, 6), ("nil_chance", 0, 1), ("nil_max_bid", 0, 13))
 
 
 _SOLVERS: dict[Any, Any] = {}

@@ -10,7 +10,7 @@ import numpy as np
 
 from spades_lab.cards import Deck, natural_rank
 from spades_lab.engine.views import DraftView, ExchangeView
-from spades_lab.policies.registry import check_ranges, register
+from spades_lab.policies.registry import CheckedParams, Ranges, register
 
 SIDE_VALUE = {12: 1.0, 11: 0.7, 10: 0.4, 9: 0.2}
 """Chance-like worth of a side-suit ace, king, queen, jack; lower cards 0.05."""
@@ -31,14 +31,12 @@ def trick_values(deck: Deck) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class ValueDraftParams:
+class ValueDraftParams(CheckedParams):
     threshold: float = 0.5
     """Keep the top card when its trick value is at least this; otherwise gamble on the next card."""
 
-    RANGES: ClassVar[tuple[tuple[str, float, float], ...]] = (("threshold", 0, 1),)  # trick values run 0.05..1
-
-    def __post_init__(self) -> None:
-        check_ranges("value draft", self, self.RANGES)
+    POLICY: ClassVar[str] = "value draft"
+    RANGES: ClassVar[Ranges] = (("threshold", 0, 1),)  # trick values run 0.05..1
 
 
 class ValueDraft:

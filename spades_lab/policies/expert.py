@@ -140,7 +140,7 @@ from spades_lab.policies.play import (
     unseen_above,
     winners,
 )
-from spades_lab.policies.registry import register
+from spades_lab.policies.registry import Ranges, register
 
 
 @dataclass(frozen=True)
@@ -166,7 +166,7 @@ class ExpertParams(TipsParams):
     lead_weights: str = "dd"  # lead_model: dd (DD gain, tricks), continuation (score, tens of points) or a .json path
 
     POLICY: ClassVar[str] = "expert play"
-    RANGES: ClassVar[tuple[tuple[str, float, float], ...]] = TipsParams.RANGES + (
+    RANGES: ClassVar[Ranges] = TipsParams.RANGES + (
         ("bag_margin", 0, 100), ("lead_margin", 0.0, 13.0),
     )  # fmt: skip
 

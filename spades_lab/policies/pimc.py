@@ -54,7 +54,7 @@ from spades_lab.engine.state import FIRST_PLAY_DECISION
 from spades_lab.engine.views import ViewContext
 from spades_lab.policies.expert import ExpertParams, ExpertPlay
 from spades_lab.policies.nilsearch import nil_broken_values
-from spades_lab.policies.registry import register
+from spades_lab.policies.registry import Ranges, register
 from spades_lab.policies.worlds import sample_worlds, weigh_by_bids, world_keys
 
 
@@ -73,7 +73,7 @@ class PimcParams(ExpertParams):
 
     # the bounds keep a decision's arrays finite (worlds x oversample candidate deals per table)
     POLICY: ClassVar[str] = "pimc play"
-    RANGES: ClassVar[tuple[tuple[str, float, float], ...]] = ExpertParams.RANGES + (
+    RANGES: ClassVar[Ranges] = ExpertParams.RANGES + (
         ("worlds", 1, 1024), ("max_tricks", 0, 13), ("early_worlds", 0, 1024), ("leaf_tricks", 0, 13),
         ("early_z", 0.0, 100.0), ("bid_weight", 0.0, 100.0), ("oversample", 1, 64), ("trick_value", 0.0, 1000.0),
     )  # fmt: skip

@@ -34,7 +34,7 @@ from numba import njit
 from spades_lab.cards import Deck
 from spades_lab.engine import PlayView
 from spades_lab.engine.bits import ONE, ZERO, above, highest, lowest, popcount
-from spades_lab.policies.registry import NoParams, check_ranges, register
+from spades_lab.policies.registry import CheckedParams, NoParams, Ranges, register
 
 ME, PARTNER, LEFT, RIGHT = range(4)
 """Seats relative to the acting seat, in the kernels' per-table tuples (left plays right after me)."""
@@ -43,7 +43,7 @@ ME, PARTNER, LEFT, RIGHT = range(4)
 
 
 @dataclass(frozen=True)
-class TipsParams:
+class TipsParams(CheckedParams):
     """One switch per tip of section 5 and per rule of section 6, all on; then the numbers the tips leave vague."""
 
     no_trump_partner_ace: bool = True  # tip 1: void under partner's led ace that still holds: discard, do not ruff
@@ -66,15 +66,11 @@ class TipsParams:
     big_bid: int = 11  # tip 8: the side contract that calls for pulling trumps
     last_tricks: int = 3  # tip 11: how many final tricks the rule covers
 
-    # not fields: which policy an error names, and each number's documented range (subclasses extend it)
     POLICY: ClassVar[str] = "tips play"
-    RANGES: ClassVar[tuple[tuple[str, float, float], ...]] = (
+    RANGES: ClassVar[Ranges] = (  # expert and pimc extend it
         ("honours_early_tricks", 0, 13), ("early_void_tricks", 0, 13), ("early_void_min_spades", 0, 13),
         ("big_bid", 0, 26), ("last_tricks", 0, 13),
     )  # fmt: skip
-
-    def __post_init__(self) -> None:
-        check_ranges(self.POLICY, self, self.RANGES)
 
 
 SWITCHES = tuple(f.name for f in fields(TipsParams) if f.type == "bool")

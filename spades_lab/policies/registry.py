@@ -51,6 +51,24 @@ def check_choices(policy: str, params: object, choices: tuple[tuple[str, tuple[s
             raise ValueError(f"{policy}: {name} must be one of {', '.join(allowed)}, got {value!r}")
 
 
+Ranges = tuple[tuple[str, float, float], ...]
+"""(field, low, high), both ends allowed."""
+
+
+class CheckedParams:
+    """Base of a policy's parameter dataclass: building one refuses a number outside `RANGES` or a word outside
+    `CHOICES`, naming `POLICY`, so a bad player name fails before any hand, not mid-run. The three are class
+    variables, not fields (a player's identity is its fields); `spades-lab policies --json` lists them."""
+
+    POLICY: ClassVar[str] = ""
+    RANGES: ClassVar[Ranges] = ()
+    CHOICES: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = ()
+
+    def __post_init__(self) -> None:
+        check_ranges(self.POLICY, self, self.RANGES)
+        check_choices(self.POLICY, self, self.CHOICES)
+
+
 @dataclass(frozen=True)
 class NoParams:
     """This policy takes no parameters."""
@@ -287,14 +305,12 @@ def describe() -> str:
 
 
 @dataclass(frozen=True)
-class RandomBidParams:
+class RandomBidParams(CheckedParams):
     blind_rate: float = 0.5
     """Chance of declaring blind nil where the rules allow it."""
 
-    RANGES: ClassVar[tuple[tuple[str, float, float], ...]] = (("blind_rate", 0, 1),)
-
-    def __post_init__(self) -> None:
-        check_ranges("random bid", self, self.RANGES)
+    POLICY: ClassVar[str] = "random bid"
+    RANGES: ClassVar[Ranges] = (("blind_rate", 0, 1),)
 
 
 @register("bid", "random", RandomBidParams)
