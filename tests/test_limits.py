@@ -581,3 +581,37 @@ def test_every_policy_number_has_a_range_whose_edges_are_kept_and_outside_refuse
     for bad in (low - step, high + step, *(["nan"] if param["type"] == "float" else [])):
         with pytest.raises(ValueError, match=rf"^{policy} {role}: {name} must be -?[\d,.]+\.\.[\d,.]+, got "):
             make_player(_player_name(role, policy, f"{name}={bad}"))
+
+
+def test_a_users_own_params_class_is_read_and_checked_like_the_shipped_ones(monkeypatch) -> None:
+    """A researcher's params class written without `from __future__ import annotations` (its field types are
+    classes, not strings): `extra=2` arrives as an int, a value outside RANGES or a word outside CHOICES is
+    refused naming the policy, a non-number in a ranged field too, and `policies --json` shows the types."""
+    from dataclasses import field, make_dataclass
+
+    from spades_lab.policies import CheckedParams, from_functions, make_player, registry
+    from spades_lab.policies.catalogue import catalogue
+
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))  # keep the name out of other tests
+    monkeypatch.setattr(registry, "_BUILT", {})
+    params = make_dataclass(
+        "ShiftParams", [("extra", int, field(default=0)), ("style", str, field(default="low"))],
+        bases=(CheckedParams,), frozen=True,
+        namespace={"POLICY": "shift bid", "RANGES": (("extra", 0, 4),), "CHOICES": (("style", ("low", "high")),)},
+    )  # fmt: skip
+    registry.register("bid", "shift", params)(lambda p: from_functions(bid=lambda t: 1 + p.extra, name="shift"))
+    _, built = registry.resolve_part("shift(extra=2, style=high)", "bid")
+    assert type(built.extra) is int and built.extra == 2 and built.style == "high"
+    make_player("shift(extra=4)+tips")
+    with pytest.raises(ValueError, match=r"^shift bid: extra must be 0\.\.4, got 5$"):
+        make_player("shift(extra=5)+tips")
+    with pytest.raises(ValueError, match=r"^shift bid: style must be one of low, high, got 'mid'$"):
+        make_player("shift(style=mid)+tips")
+    with pytest.raises(ValueError, match=r"^bid policy 'shift': parameter extra needs an int, got 'x'$"):
+        make_player("shift(extra=x)+tips")
+    with pytest.raises(ValueError, match=r"^shift bid: extra must be 0\.\.4, got '2'$"):
+        params(extra="2")  # built in code with a string: refused, not a TypeError mid-run
+    listed = next(e for e in catalogue()["bid"] if e["name"] == "shift")["params"]
+    assert [(p["name"], p["type"], p["range"], p["choices"]) for p in listed] == [
+        ("extra", "int", [0, 4], None), ("style", "str", None, ["low", "high"])
+    ]  # fmt: skip

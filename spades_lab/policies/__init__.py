@@ -12,6 +12,7 @@ from spades_lab.policies.baseline import RandomBid, RandomPlay
 from spades_lab.policies.counting import count_tricks, count_tricks_batch, nil_ok_batch
 from spades_lab.policies.player import Player
 from spades_lab.policies.registry import (
+    CheckedParams,
     PolicyNameError,
     bid_policy,
     describe,
@@ -22,7 +23,7 @@ from spades_lab.policies.registry import (
 )
 
 __all__ = [
-    "FunctionPolicy", "Player", "PolicyNameError", "RandomBid", "RandomPlay", "bid_policy", "count_tricks",
-    "count_tricks_batch", "describe", "from_functions", "make_player", "make_players", "nil_ok_batch", "play_policy",
-    "register",
+    "CheckedParams", "FunctionPolicy", "Player", "PolicyNameError", "RandomBid", "RandomPlay", "bid_policy",
+    "count_tricks", "count_tricks_batch", "describe", "from_functions", "make_player", "make_players", "nil_ok_batch",
+    "play_policy", "register",
 ]  # fmt: skip

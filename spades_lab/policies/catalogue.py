@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from spades_lab.policies.registry import entries
+from spades_lab.policies.registry import entries, field_type
 
 EXPLAINED = {
     "ace_spade": "count: the ace of spades is worth this many tricks",
@@ -99,7 +99,7 @@ def catalogue() -> dict[str, list[dict[str, Any]]]:
             params = [
                 {
                     "name": f.name,
-                    "type": str(f.type),
+                    "type": field_type(f),
                     "default": _jsonable(_default(f)),
                     "doc": docs.get(f"{entry.params.__name__}.{f.name}", docs.get(f.name, "")),
                     "range": ranges.get(f.name),

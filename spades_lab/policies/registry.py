@@ -39,7 +39,8 @@ def check_ranges(policy: str, params: object, ranges: tuple[tuple[str, float, fl
     """Refuse a parameter outside its documented range, by policy and field, before any bid or play."""
     for name, low, high in ranges:
         value = getattr(params, name)
-        if not low <= value <= high:  # also refuses NaN
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not number or not low <= value <= high:  # also refuses NaN
             raise ValueError(f"{policy}: {name} must be {range_text(low, high)}, got {value!r}")
 
 
@@ -53,6 +54,12 @@ def check_choices(policy: str, params: object, choices: tuple[tuple[str, tuple[s
 
 Ranges = tuple[tuple[str, float, float], ...]
 """(field, low, high), both ends allowed."""
+
+
+def field_type(f: dataclasses.Field) -> str:
+    """A parameter field's type as a name (`int`, `float`, `bool`, `str`), the same whether its class was
+    written with `from __future__ import annotations` (the type is then the string) or without (the class)."""
+    return f.type.__name__ if isinstance(f.type, type) else str(f.type)
 
 
 class CheckedParams:
@@ -134,8 +141,9 @@ def _convert(entry: Entry, key: str, raw: str, field_type: str) -> Any:
             return float(raw)
         return raw
     except ValueError:
+        article = "an" if field_type[:1] in "aeiou" else "a"
         raise PolicyNameError(
-            f"{entry.role} policy {entry.name!r}: parameter {key} needs a {field_type}, got {raw!r}"
+            f"{entry.role} policy {entry.name!r}: parameter {key} needs {article} {field_type}, got {raw!r}"
         ) from None
 
 
@@ -194,7 +202,7 @@ def resolve_part(text: str, role: str) -> tuple[Entry, Any]:
         if not switch.startswith("no_"):
             raise PolicyNameError(f"cannot read {text!r}: after ':' write no_FLAG to switch FLAG off")
         items.append("-" + switch[3:])
-    field_types = {f.name: str(f.type) for f in fields(entry.params)}
+    field_types = {f.name: field_type(f) for f in fields(entry.params)}
     values: dict[str, Any] = {}
     for item in items:
         if item[:1] in "+-" and "=" not in item:
