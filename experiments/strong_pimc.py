@@ -13,6 +13,9 @@ The parts of issue 10's pimc targets, measured after the solver speed-up (branch
   second seat ruffing, ...: `_situation`), as markdown;
 - `lost-points --runs DIR,...`: which of the DD tricks lost of each saved `lost` run change the true deal's hand
   score (a contract made or set, ours or theirs) and which only move bags (`lost_points`), per side-hand;
+- `floor --runs DIR/lost_N.npz [--worlds K] [--play-weight W]`: what the best card per decision would lose given
+  only what pimc's worlds know (optionally also weighted by the others' plays), on the plays of a saved `lost`
+  run (`floor_rows`);
 - `match-pair --runs A,B`: two match runs of the same deals, B's pimc margin minus A's, paired by deal;
 - `bench`: `spades-lab bench --json --workload pimc --hands N` (searched decisions/s).
 Each part writes results/strong_players/pimc_PART.json (or `--name`); pimc.md is written by hand from them.
@@ -35,8 +38,12 @@ from common import RULES, SEED, checked_plays, entrant_figures, paired_figures
 import spades_lab as sl
 from spades_lab import dd
 from spades_lab.bench import run_bench
+from spades_lab.engine import PlayView, State
+from spades_lab.engine.views import ViewContext
+from spades_lab.policies.counting import count_tricks_batch
 from spades_lab.policies.identity import player_identity
-from spades_lab.policies.pimc import score_by_tricks
+from spades_lab.policies.pimc import PimcParams, cheapest, score_by_tricks
+from spades_lab.policies.worlds import bid_targets, sample_worlds, weigh_by_bids
 from spades_lab.tournament import tournament
 
 OUT = Path(__file__).resolve().parents[1] / "results" / "strong_players"
@@ -379,6 +386,186 @@ def lost_points(paths: list[Path], hands: int = 0) -> str:
     return "\n".join(lines)
 
 
+FLOOR_COLUMNS = (
+    ("floor", "best card's mean over the worlds (the floor: biased low)"),
+    ("half_heldout", "best card of half the worlds, valued on the other half"),
+    ("half_true", "best card of half the worlds, on the true deal"),
+    ("choice_true", "best card of all the worlds (a whole-hand trick-maximising PIMC), on the true deal"),
+    ("played_worlds", "card played, mean over the worlds"),
+    ("played_true", "card played, on the true deal (the `lost` statistic)"),
+)
+
+
+def floor_rows(
+    z: dict[str, np.ndarray], rows: np.ndarray, worlds: int, solver: dd.Solver,
+    history: tuple[np.ndarray, np.ndarray, int] | None = None, play_weight: float = 0.0,
+) -> np.ndarray:  # fmt: skip
+    """[len(rows), len(FLOOR_COLUMNS)]: DD tricks lost at each play of a saved `lost` run, valued in worlds.
+
+    For each play, `worlds` deals of the cards the acting seat has not seen are drawn as the default pimc
+    draws them (its hand and the played cards fixed, each seat's card count and shown voids kept, resampled
+    by the bids: `weigh_by_bids` with pimc's `bid_weight` and `oversample`), and every legal card's DD loss
+    (the side's best DD tricks minus after that card) is solved in each. The mean loss per card is what the
+    seat could know of it; the smallest mean (`floor`) is what the best card a seat could pick from that
+    knowledge loses in those worlds. It is biased low (the least of several noisy means), so `half_*` picks
+    the card on half the worlds and values it on the other half and on the true deal. `played_worlds`
+    against `played_true` says whether the worlds are as hard as the true deals are. `rows` must be the
+    plays of one hand, in order (its first play gives the whole hands, for the count by the bids).
+
+    With `play_weight` w > 0 and the hand's `history` (its plays, their seats and the dealer), the candidate
+    worlds are also weighted by the other seats' plays so far: exp(-w) for every one of them the `expert`
+    would not have made from its own view of that world (`_play_misses`), as well as by the bids.
+    """
+    deck = sl.cards.deck_for(sl.Rules().deck)
+    masks = np.asarray(deck.suit_masks, dtype=np.uint64)
+    suit_of = deck.suit_of.astype(np.int64)
+    rank_of = np.zeros(52, dtype=np.int64)
+    for m in deck.suit_masks:
+        ids = [i for i in range(52) if int(m) >> i & 1]
+        rank_of[ids] = np.arange(len(ids))
+    pimc = PimcParams()
+    first = rows[0]
+    whole = z["hands"][first].copy()  # each seat's 13 cards: the hand's first play, with its trick's cards
+    for k in range(int(z["pos"][first])):
+        whole[(z["leader"][first] + k) % 4] |= np.uint64(1) << np.uint64(z["trick"][first][k])
+    by_bids = int(z["t"][first]) == 0  # a hand whose first checked play is later: uniform worlds
+    out = np.zeros((len(rows), len(FLOOR_COLUMNS)))
+    for i, r in enumerate(rows):
+        hands, trick, leader, pos = z["hands"][r], z["trick"][r], int(z["leader"][r]), int(z["pos"][r])
+        seat = (leader + pos) % 4
+        known = np.zeros((1, 4), dtype=np.uint64)
+        known[0, seat] = hands[seat]
+        room = np.array([[0 if s == seat else int(hands[s]).bit_count() for s in range(4)]])
+        unseen = np.array([np.bitwise_or.reduce([hands[s] for s in range(4) if s != seat])], dtype=np.uint64)
+        forbidden = np.zeros((1, 4), dtype=np.uint64)
+        for s in range(4):
+            for suit in range(4):
+                if int(z["voids"][r]) >> (4 * s + suit) & 1:
+                    forbidden[0, s] |= masks[suit]
+        key = np.array([np.random.default_rng([SEED, int(r)]).integers(1 << 62)], dtype=np.uint64)
+        if by_bids:
+            played_by = (whole & ~hands)[None, :]
+            for k in range(pos):
+                played_by[0, (leader + k) % 4] |= np.uint64(1) << np.uint64(trick[k])
+        if by_bids and play_weight > 0 and history is not None:
+            many = sample_worlds(key, known, unseen, room, forbidden, worlds * pimc.oversample)[0]
+            dealt = many | played_by
+            counts = count_tricks_batch(dealt, deck=deck)
+            bids = z["bids"][r]
+            others = (np.arange(4) != seat) & (bids >= 0)
+            miss = np.where(others[None, :], counts - bid_targets(bids)[None, :], 0.0)
+            misses = _play_misses(dealt, bids, history, 4 * int(z["t"][r]) + pos, seat)
+            log_weight = -pimc.bid_weight * (miss**2).sum(axis=1) - play_weight * misses
+            weight = np.exp(log_weight - log_weight.max())
+            u = np.random.default_rng([SEED, int(r), 1]).random()
+            picks = np.searchsorted(np.cumsum(weight / weight.sum()), (u + np.arange(worlds)) / worlds)
+            world = many[np.minimum(picks, len(many) - 1)]  # systematic resampling, as weigh_by_bids does
+        elif by_bids:
+            world = weigh_by_bids(key, known, unseen, room, forbidden, worlds, played_by, z["bids"][r][None, :],
+                                  np.array([seat]), pimc.bid_weight, pimc.oversample, deck)[0]  # fmt: skip
+        else:
+            world = sample_worlds(key, known, unseen, room, forbidden, worlds)[0]
+        solver.clear()
+        values = dd.card_values(world, np.repeat(trick[None, :], worlds, axis=0), np.full(worlds, leader),
+                                np.full(worlds, bool(z["broken"][r])), solver=solver).astype(np.int64)  # fmt: skip
+        legal = values[0] >= 0
+        loss = values.max(axis=1, keepdims=True) - values  # [worlds, 52]
+        true = z["values"][r].astype(np.int64)
+        true_loss = true.max() - true
+        half = worlds // 2
+        mean, mean_a = loss.mean(axis=0), loss[:half].mean(axis=0)
+        pick, pick_a = (_best_card(m, legal, suit_of, rank_of) for m in (mean, mean_a))
+        played = int(z["card"][r])
+        out[i] = (mean[pick], loss[half:, pick_a].mean(), true_loss[pick_a], true_loss[pick], mean[played],
+                  true_loss[played])  # fmt: skip
+    return out
+
+
+def _best_card(mean: np.ndarray, legal: np.ndarray, suit_of: np.ndarray, rank_of: np.ndarray) -> int:
+    """The legal card of least mean loss, ties to the cheapest (pimc's own tie rule)."""
+    ties = legal & (mean <= np.where(legal, mean, np.inf).min() + 1e-9)
+    return int(cheapest(ties[None, :], suit_of, rank_of)[0])
+
+
+def _play_misses(
+    dealt: np.ndarray, bids: np.ndarray, history: tuple[np.ndarray, np.ndarray, int], steps: int, seat: int
+) -> np.ndarray:  # fmt: skip
+    """[worlds]: how many of the first `steps` plays of the hand, by seats other than `seat`, the expert would
+    not have made in each world (`dealt` [worlds, 4]: the hands as dealt), each seat on its own view of it."""
+    plays, play_seats, dealer = history
+    rules = sl.Rules()
+    n = len(dealt)
+    zeros = np.zeros(n, dtype=np.int64)
+    state = State(rules, zeros, zeros, np.zeros(n, dtype=np.uint64), np.full(n, dealer), np.zeros((n, 2), dtype=np.int64),
+                  np.zeros((n, 2), dtype=np.int64), deal=dealt)  # fmt: skip
+    state.set_bids(np.repeat(bids[None, :], n, axis=0))
+    expert = sl.play_policy("expert")  # built once per process (the registry caches it)
+    context = ViewContext(rules, sl.cards.deck_for(rules.deck))
+    misses = np.zeros(n)
+    for k in range(steps):
+        if int(play_seats[k]) != seat:
+            view = PlayView(state, None, state.to_act.copy(), state.decision, context)
+            misses += np.asarray(expert.play(view)) != int(plays[k])
+        state.apply(np.full(n, int(plays[k]), dtype=np.int64))
+    return misses
+
+
+def _floor_hand(args: tuple[Any, ...]) -> tuple[np.ndarray, np.ndarray]:
+    z, rows, worlds, history, play_weight = args
+    solver = _LOST_SOLVER.setdefault("solver", dd.Solver(sl.Rules()))
+    return rows, floor_rows(z, rows, worlds, solver, history, play_weight)
+
+
+def floor(npz: Path, hands: int, worlds: int, workers: int, play_weight: float = 0.0) -> dict:
+    """`floor_rows` over the first `hands` hands of a saved `lost` run: per column the mean over side-hands of
+    its sum (95% interval, and the sums per side-hand), split into tricks 1-5 and 6-13 and by position; saved in
+    pimc_floor.json. With `play_weight` > 0 the run's hands are played again (same player, seed and order as
+    `checked_plays`) for their histories."""
+    z = dict(np.load(npz))
+    hands = min(hands, int(z["done"]))
+    hand_of = z["side_hand"] // 2
+    histories: list[Any] = [None] * hands
+    if play_weight > 0:
+        player = str(z["key"]).split(" [")[0]
+        logs = sl.simulate_hands(sl.Rules(), sl.make_players(player), hands, SEED)
+        histories = [(log.plays[r], log.play_seats[r], int(log.dealer[r])) for log in logs for r in range(len(log))]
+    tasks = [(z, np.flatnonzero(hand_of == h), worlds, histories[h], play_weight) for h in range(hands)
+             if (hand_of == h).any()]  # fmt: skip
+    result = np.zeros((len(z["card"]), len(FLOOR_COLUMNS)))
+    t = time.perf_counter()
+    pool = mp.get_context("spawn").Pool(workers) if workers > 1 else None
+    try:
+        for rows, part in pool.imap(_floor_hand, tasks) if pool else map(_floor_hand, tasks):
+            result[rows] = part
+    finally:
+        if pool:
+            pool.terminate()
+    n_side = 2 * hands
+    pick = z["side_hand"] < n_side
+    side, trick, pos = z["side_hand"][pick], z["t"][pick], z["pos"][pick]
+    entry: dict[str, Any] = {"run": str(z["key"]), "hands": hands, "worlds": worlds, "play_weight": play_weight,
+                             "seconds": time.perf_counter() - t}  # fmt: skip
+    for j, (name, what) in enumerate(FLOOR_COLUMNS):
+        cells = {}
+        for label, keep in (("all", trick >= 0), ("tricks 1-5", trick < 5), ("tricks 6-13", trick >= 5),
+                            *((f"position {k + 1}", pos == k) for k in range(4))):  # fmt: skip
+            total = np.zeros(n_side)
+            np.add.at(total, side[keep], result[pick, j][keep])
+            cells[label] = _interval(total)
+            if label == "all":
+                sums = [round(float(x), 4) for x in total]  # per side-hand, to pair runs on the same hands
+        entry[name] = {"what": what, **cells, "per_side_hand": sums}
+        print(f"floor {entry['run']}, {worlds} worlds: {name} {cells['all'][0]:.3f} ({cells['all'][1]:.3f} to "
+              f"{cells['all'][2]:.3f}); tricks 1-5 {cells['tricks 1-5'][0]:.3f}, 6-13 {cells['tricks 6-13'][0]:.3f}",
+              flush=True)  # fmt: skip
+    path = OUT / "pimc_floor.json"
+    data = json.loads(path.read_text()) if path.exists() else {}
+    weighted = f", play weight {play_weight:g}" if play_weight > 0 else ""
+    data[f"{entry['run']} [{hands} hands, {worlds} worlds{weighted}]"] = entry
+    path.write_text(json.dumps(data, indent=1))
+    return entry
+
+
 def match_pair(first: Path, second: Path) -> None:
     """Two match runs on the same deals (same seed): the second's pimc margin minus the first's, paired by deal.
 
@@ -429,6 +616,7 @@ def main() -> None:
             "lost-tables",
             "lost-situations",
             "lost-points",
+            "floor",
             "bench",
         ],
     )
@@ -442,6 +630,8 @@ def main() -> None:
     parser.add_argument("--tag", default="", help="lost: key the result as 'NAME [TAG]', e.g. '240 hands'")
     parser.add_argument("--first", type=int, default=0, help="lost-points: only the first N hands of each run")
     parser.add_argument("--runs", default="", help="match-pair: two run folders (under --out), e.g. match,match_mc64")
+    parser.add_argument("--worlds", type=int, default=32, help="floor: worlds drawn per play")
+    parser.add_argument("--play-weight", type=float, default=0.0, help="floor: weight worlds by the others' plays too")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -462,6 +652,8 @@ def main() -> None:
         print(lost_situations(out))
     elif args.part == "lost-points":
         print(lost_points([out / r for r in args.runs.split(",")], args.first))
+    elif args.part == "floor":
+        floor(out / args.runs, args.hands, args.worlds, args.workers, args.play_weight)
     else:
         bench(args.hands)
 

@@ -38,3 +38,69 @@ def test_a_trick_lost_is_ours_theirs_or_only_a_bag(tmp_path: Path) -> None:
     cells = [c.strip().split(" ")[0] for c in row.strip("|").split("|")[1:]]
     # side-hands, lost, changing the score, ours, theirs, penalty, bags only: per side-hand (2 side-hands)
     assert cells[:7] == ["2", "1.50", "1.00", "0.50", "0.50", "0.00", "0.50"]
+
+
+def test_the_floor_is_the_true_loss_when_the_voids_leave_one_deal() -> None:
+    """`strong_pimc.py floor`: the last two tricks, seat 0 to lead AH or 2C. The shown voids leave one deal of the
+    six unseen cards (seat 1 only clubs, seat 2 only diamonds, seat 3 only hearts), so every world is the true deal:
+    the best card (AH: it wins, then 2C loses to the KC) loses nothing in the worlds and on the true deal, and the
+    2C played (KC wins, 3C follows and the AH is thrown) loses its one trick in both."""
+    from strong_pimc import FLOOR_COLUMNS, floor_rows
+
+    import spades_lab as sl
+    from spades_lab import dd
+
+    def mask(*ids: int) -> np.uint64:
+        return np.uint64(sum(1 << i for i in ids))
+
+    hands = np.array([[mask(38, 0), mask(1, 11), mask(13, 14), mask(26, 27)]], dtype=np.uint64)  # AH 2C | 3C KC | ...
+    trick = np.full((1, 4), -1, dtype=np.int64)
+    voids = sum(
+        1 << (4 * seat + suit) for seat, suits in ((1, (1, 2, 3)), (2, (0, 2, 3)), (3, (0, 1, 3))) for suit in suits
+    )
+    solver = dd.Solver(sl.Rules())
+    values = dd.card_values(hands, trick, np.zeros(1, dtype=np.int64), np.zeros(1, dtype=bool), solver=solver)
+    assert values[0, 38] == 1 and values[0, 0] == 0
+    z = {"hands": hands, "trick": trick, "leader": np.zeros(1, dtype=np.int64), "pos": np.zeros(1, dtype=np.int64),
+         "t": np.array([11]), "voids": np.array([voids]), "broken": np.zeros(1, dtype=bool), "card": np.array([0]),
+         "values": values, "bids": np.array([[3, 3, 3, 3]])}  # fmt: skip
+    row = dict(zip([name for name, _ in FLOOR_COLUMNS], floor_rows(z, np.array([0]), 8, solver)[0], strict=True))
+    assert row == {
+        "floor": 0,
+        "half_heldout": 0,
+        "half_true": 0,
+        "choice_true": 0,
+        "played_worlds": 1,
+        "played_true": 1,
+    }
+
+
+def test_the_true_deal_explains_every_expert_play() -> None:
+    """`strong_pimc.py floor --play-weight`: replayed on the hands as dealt, the expert would have made every
+    play of a hand that four expert seats played, at every point of the hand and for every acting seat; a
+    world with two seats' unplayed hands swapped makes the expert miss some of them."""
+    from strong_pimc import _play_misses
+
+    import spades_lab as sl
+
+    log = next(sl.simulate_hands(sl.Rules(), sl.make_players("counting+expert"), 3, 6))
+    for r in range(len(log)):
+        history = (log.plays[r], log.play_seats[r], int(log.dealer[r]))
+        dealt = log.held[r][None, :].astype(np.uint64)
+        for steps, seat in ((13, 0), (30, 1), (51, 2)):
+            assert _play_misses(dealt, log.bids[r], history, steps, seat)[0] == 0
+    # worlds as the sampler makes them: two unplayed cards of one suit traded between seats 1 and 3 (so every
+    # play through trick 2 stays legal); in some of them the expert would have played otherwise
+    plays, seats, held = log.plays[0], log.play_seats[0], log.held[0].astype(np.uint64)
+    history = (plays, seats, int(log.dealer[0]))
+    early = {int(c) for c in plays[:8]}
+    suit = sl.cards.deck_for(sl.Rules().deck).suit_of
+    ones, threes = ([c for c in range(52) if int(held[s]) >> c & 1 and c not in early] for s in (1, 3))
+    misses = []
+    for a in ones:
+        for b in (b for b in threes if suit[b] == suit[a]):
+            world = held.copy()
+            world[1] ^= np.uint64((1 << a) | (1 << b))
+            world[3] ^= np.uint64((1 << a) | (1 << b))
+            misses.append(_play_misses(world[None, :], log.bids[0], history, 8, 0)[0])
+    assert misses and max(misses) > 0 and min(misses) == 0
