@@ -40,10 +40,9 @@ from spades_lab import dd
 from spades_lab.bench import run_bench
 from spades_lab.engine import PlayView, State
 from spades_lab.engine.views import ViewContext
-from spades_lab.policies.counting import count_tricks_batch
 from spades_lab.policies.identity import player_identity
 from spades_lab.policies.pimc import PimcParams, cheapest, score_by_tricks
-from spades_lab.policies.worlds import bid_targets, sample_worlds, weigh_by_bids
+from spades_lab.policies.worlds import bid_log_weights, resample, sample_worlds, void_masks
 from spades_lab.tournament import tournament
 
 OUT = Path(__file__).resolve().parents[1] / "results" / "strong_players"
@@ -404,7 +403,7 @@ def floor_rows(
 
     For each play, `worlds` deals of the cards the acting seat has not seen are drawn as the default pimc
     draws them (its hand and the played cards fixed, each seat's card count and shown voids kept, resampled
-    by the bids: `weigh_by_bids` with pimc's `bid_weight` and `oversample`), and every legal card's DD loss
+    by the bids as `weigh_by_bids` does, with pimc's `bid_weight` and `oversample`), and every legal card's DD loss
     (the side's best DD tricks minus after that card) is solved in each. The mean loss per card is what the
     seat could know of it; the smallest mean (`floor`) is what the best card a seat could pick from that
     knowledge loses in those worlds. It is biased low (the least of several noisy means), so `half_*` picks
@@ -417,12 +416,7 @@ def floor_rows(
     would not have made from its own view of that world (`_play_misses`), as well as by the bids.
     """
     deck = sl.cards.deck_for(sl.Rules().deck)
-    masks = np.asarray(deck.suit_masks, dtype=np.uint64)
-    suit_of = deck.suit_of.astype(np.int64)
-    rank_of = np.zeros(52, dtype=np.int64)
-    for m in deck.suit_masks:
-        ids = [i for i in range(52) if int(m) >> i & 1]
-        rank_of[ids] = np.arange(len(ids))
+    suit_of, rank_of = sl.masks.suit_of(np.arange(52), deck), sl.masks.rank_of(np.arange(52), deck)
     pimc = PimcParams()
     first = rows[0]
     whole = z["hands"][first].copy()  # each seat's 13 cards: the hand's first play, with its trick's cards
@@ -437,32 +431,19 @@ def floor_rows(
         known[0, seat] = hands[seat]
         room = np.array([[0 if s == seat else int(hands[s]).bit_count() for s in range(4)]])
         unseen = np.array([np.bitwise_or.reduce([hands[s] for s in range(4) if s != seat])], dtype=np.uint64)
-        forbidden = np.zeros((1, 4), dtype=np.uint64)
-        for s in range(4):
-            for suit in range(4):
-                if int(z["voids"][r]) >> (4 * s + suit) & 1:
-                    forbidden[0, s] |= masks[suit]
+        forbidden = void_masks(z["voids"][r : r + 1], deck)
         key = np.array([np.random.default_rng([SEED, int(r)]).integers(1 << 62)], dtype=np.uint64)
-        if by_bids:
+        if by_bids:  # pimc's weigh_by_bids, with the plays' weight added to the bids' when asked
             played_by = (whole & ~hands)[None, :]
             for k in range(pos):
                 played_by[0, (leader + k) % 4] |= np.uint64(1) << np.uint64(trick[k])
-        if by_bids and play_weight > 0 and history is not None:
-            many = sample_worlds(key, known, unseen, room, forbidden, worlds * pimc.oversample)[0]
-            dealt = many | played_by
-            counts = count_tricks_batch(dealt, deck=deck)
-            bids = z["bids"][r]
-            others = (np.arange(4) != seat) & (bids >= 0)
-            miss = np.where(others[None, :], counts - bid_targets(bids)[None, :], 0.0)
-            misses = _play_misses(dealt, bids, history, 4 * int(z["t"][r]) + pos, seat)
-            log_weight = -pimc.bid_weight * (miss**2).sum(axis=1) - play_weight * misses
-            weight = np.exp(log_weight - log_weight.max())
-            u = np.random.default_rng([SEED, int(r), 1]).random()
-            picks = np.searchsorted(np.cumsum(weight / weight.sum()), (u + np.arange(worlds)) / worlds)
-            world = many[np.minimum(picks, len(many) - 1)]  # systematic resampling, as weigh_by_bids does
-        elif by_bids:
-            world = weigh_by_bids(key, known, unseen, room, forbidden, worlds, played_by, z["bids"][r][None, :],
-                                  np.array([seat]), pimc.bid_weight, pimc.oversample, deck)[0]  # fmt: skip
+            candidates = sample_worlds(key, known, unseen, room, forbidden, worlds * pimc.oversample)
+            dealt = candidates | played_by[:, None, :]
+            log_weight = bid_log_weights(dealt, z["bids"][r][None, :], np.array([seat]), pimc.bid_weight, deck)
+            if play_weight > 0 and history is not None:
+                misses = _play_misses(dealt[0], z["bids"][r], history, 4 * int(z["t"][r]) + pos, seat)
+                log_weight = log_weight - play_weight * misses[None, :]
+            world = resample(key, candidates, log_weight, worlds)[0]
         else:
             world = sample_worlds(key, known, unseen, room, forbidden, worlds)[0]
         solver.clear()

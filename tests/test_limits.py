@@ -583,7 +583,7 @@ def test_every_policy_number_has_a_range_whose_edges_are_kept_and_outside_refuse
             make_player(_player_name(role, policy, f"{name}={bad}"))
 
 
-def test_a_users_own_params_class_is_read_and_checked_like_the_shipped_ones(monkeypatch) -> None:
+def test_a_users_own_params_class_is_read_and_checked_like_the_shipped_ones(scratch_registry) -> None:
     """A researcher's params class written without `from __future__ import annotations` (its field types are
     classes, not strings): `extra=2` arrives as an int, a value outside RANGES or a word outside CHOICES is
     refused naming the policy, a non-number in a ranged field too, and `policies --json` shows the types."""
@@ -592,8 +592,6 @@ def test_a_users_own_params_class_is_read_and_checked_like_the_shipped_ones(monk
     from spades_lab.policies import CheckedParams, from_functions, make_player, registry
     from spades_lab.policies.catalogue import catalogue
 
-    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))  # keep the name out of other tests
-    monkeypatch.setattr(registry, "_BUILT", {})
     params = make_dataclass(
         "ShiftParams", [("extra", int, field(default=0)), ("style", str, field(default="low"))],
         bases=(CheckedParams,), frozen=True,

@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-
 from spades_lab.policies import registry
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "writing-policies.md"
@@ -16,14 +14,7 @@ def blocks() -> list[str]:
     return re.findall(r"```python\n(.*?)```", PAGE.read_text(), flags=re.S)
 
 
-@pytest.fixture
-def own_registry(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The page registers a policy of its own: keep it out of the registry the other tests list."""
-    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
-    monkeypatch.setattr(registry, "_BUILT", {})
-
-
-def test_the_tutorial_runs(capsys, own_registry) -> None:
+def test_the_tutorial_runs(capsys, scratch_registry) -> None:  # the page registers a policy of its own
     space: dict = {}
     for block in blocks():
         exec(compile(block, str(PAGE), "exec"), space)

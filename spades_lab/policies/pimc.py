@@ -55,7 +55,7 @@ from spades_lab.engine.views import ViewContext
 from spades_lab.policies.expert import ExpertParams, ExpertPlay
 from spades_lab.policies.nilsearch import nil_broken_values
 from spades_lab.policies.registry import Ranges, register
-from spades_lab.policies.worlds import sample_worlds, weigh_by_bids, world_keys
+from spades_lab.policies.worlds import sample_worlds, void_masks, weigh_by_bids, world_keys
 
 
 @dataclass(frozen=True)
@@ -197,13 +197,7 @@ class PimcPlay:
         held = 13 - np.stack([(play_seats == s).sum(axis=1) for s in range(4)], axis=1)
         room = held.astype(np.int64)
         room[np.arange(m), seat] = 0
-        voids = view.shown_voids[rows]  # kept by the engine as the cards fall
-        masks = np.asarray(deck.suit_masks, dtype=np.uint64)
-        forbidden = np.zeros((m, 4), dtype=np.uint64)
-        for s in range(4):
-            for suit in range(4):
-                shown = (voids >> (4 * s + suit)) & 1 == 1
-                forbidden[shown, s] |= masks[suit]
+        forbidden = void_masks(view.shown_voids[rows], deck)  # the voids are kept by the engine as the cards fall
         known = np.zeros((m, 4), dtype=np.uint64)
         known[np.arange(m), seat] = hand
         keys = world_keys(view.uniform(0)[rows])  # the decision's one draw: the expert part draws none

@@ -151,6 +151,39 @@ def _systematic(keys: np.ndarray, log_weight: np.ndarray, worlds: int) -> np.nda
     return out
 
 
+def void_masks(voids: np.ndarray, deck: Deck, players: int = 4) -> np.ndarray:
+    """[n, players] uint64: the cards each seat cannot hold, from the shown voids (`PlayView.shown_voids`
+    bits: bit 4 * seat + suit), as `sample_worlds` takes them (`forbidden`)."""
+    voids = np.asarray(voids, dtype=np.int64)
+    masks = np.asarray(deck.suit_masks, dtype=np.uint64)
+    forbidden = np.zeros((len(voids), players), dtype=np.uint64)
+    for s in range(players):
+        for suit in range(4):
+            shown = (voids >> (4 * s + suit)) & 1 == 1
+            forbidden[shown, s] |= masks[suit]
+    return forbidden
+
+
+def bid_log_weights(
+    whole: np.ndarray, bids: np.ndarray, seat: np.ndarray, bid_weight: float, deck: Deck
+) -> np.ndarray:  # fmt: skip
+    """[n, many]: -bid_weight * sum of (count - `bid_targets`)^2 over the seats other than `seat` that have bid,
+    for candidate worlds `whole` [n, many, seats] (each seat's whole hand: its cards in the world and those
+    it has played), counted with the counting bidder's count."""
+    players = whole.shape[2]
+    counts = count_tricks_batch(whole, deck=deck)  # [n, many, seats]
+    others = (np.arange(players)[None, :] != np.asarray(seat)[:, None]) & (np.asarray(bids) >= 0)
+    miss = np.where(others[:, None, :], counts - bid_targets(bids)[:, None, :], 0.0)
+    return -float(bid_weight) * (miss**2).sum(axis=2)
+
+
+def resample(keys: np.ndarray, candidates: np.ndarray, log_weight: np.ndarray, worlds: int) -> np.ndarray:
+    """[n, worlds, seats]: `worlds` of the `candidates` [n, many, seats] drawn systematically by
+    exp(`log_weight`) [n, many], from each table's own key (so the draw depends on the game only)."""
+    picks = _systematic(keys, np.ascontiguousarray(log_weight), worlds)
+    return candidates[np.arange(len(candidates))[:, None], picks]
+
+
 def weigh_by_bids(
     keys: np.ndarray, known: np.ndarray, unseen: np.ndarray, room: np.ndarray, forbidden: np.ndarray, worlds: int,
     played_by: np.ndarray, bids: np.ndarray, seat: np.ndarray, bid_weight: float, oversample: int, deck: Deck,
@@ -160,15 +193,10 @@ def weigh_by_bids(
     Draws `oversample * worlds` candidates (the first `worlds` are the uniform ones), counts each other
     seat's whole hand (`played_by` [n, seats]: the cards it has played this hand) with the counting
     bidder's count, and resamples `worlds` of the candidates by exp(-bid_weight * sum of (count -
-    `bid_targets`)^2) over the seats other than `seat` that have bid. bid_weight 0 keeps them all equal.
+    `bid_targets`)^2) over the seats other than `seat` that have bid (`bid_log_weights`, `resample`).
+    bid_weight 0 keeps them all equal.
     """
     many = worlds * max(1, int(oversample))
     candidates = sample_worlds(keys, known, unseen, room, forbidden, many)  # [n, many, seats]
-    n, players = known.shape
     whole = candidates | np.asarray(played_by, dtype=np.uint64)[:, None, :]
-    counts = count_tricks_batch(whole, deck=deck)  # [n, many, seats]
-    others = (np.arange(players)[None, :] != np.asarray(seat)[:, None]) & (np.asarray(bids) >= 0)
-    miss = np.where(others[:, None, :], counts - bid_targets(bids)[:, None, :], 0.0)
-    log_weight = -float(bid_weight) * (miss**2).sum(axis=2)
-    picks = _systematic(keys, np.ascontiguousarray(log_weight), worlds)
-    return candidates[np.arange(n)[:, None], picks]
+    return resample(keys, candidates, bid_log_weights(whole, bids, seat, bid_weight, deck), worlds)
