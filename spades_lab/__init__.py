@@ -9,12 +9,13 @@ from spades_lab.policies import Player, bid_policy, from_functions, make_player,
 from spades_lab.policies.check import PolicyCheckError, check_policy
 from spades_lab.policies.counting import count_tricks, count_tricks_batch
 from spades_lab.policies.decide import decide
+from spades_lab.policies.plugins import import_policies
 from spades_lab.rules import PRESETS, Rules, RulesError, load_rules, preset
 from spades_lab.tournament import TournamentResult, tournament
 from spades_lab.viewer import show
 
 __all__ = [
     "PRESETS", "STANDARD_DECK", "Deck", "HandLog", "Player", "Policy", "PolicyError", "Rules", "RulesError",
-    "PolicyCheckError", "bid_policy", "check_policy", "count_tricks", "count_tricks_batch", "decide", "masks", "play_policy", "from_functions", "load_rules", "make_player", "make_players", "parse_card", "parse_cards",
+    "PolicyCheckError", "bid_policy", "check_policy", "count_tricks", "count_tricks_batch", "decide", "import_policies", "masks", "play_policy", "from_functions", "load_rules", "make_player", "make_players", "parse_card", "parse_cards",
     "preset", "show", "simulate", "simulate_games", "simulate_hands", "tournament", "TournamentResult",
 ]  # fmt: skip

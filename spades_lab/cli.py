@@ -21,6 +21,7 @@ from spades_lab.engine.records import RecordError, RecordStream
 from spades_lab.engine.simulate import DEFAULT_BATCH, MAX_HANDS
 from spades_lab.policies import PolicyNameError, describe, make_players
 from spades_lab.policies.decide import decide
+from spades_lab.policies.plugins import PluginError, import_policies
 from spades_lab.rules import PRESETS, RulesError, load_rules
 from spades_lab.stats import HandStats
 from spades_lab.tournament.plan import DEFAULT_CHUNK_GAMES
@@ -297,6 +298,10 @@ def _max_hands(text: str) -> int | None:
     return value
 
 
+IMPORT_HELP = ("a .py file or module of your own whose register(...) calls name policies, imported first"
+               " (repeatable); installed plugins load by themselves")  # fmt: skip
+
+
 class _Help(argparse.RawDescriptionHelpFormatter):
     """Help that ends every option with its default (where it has a meaningful one) and keeps the examples' layout."""
 
@@ -317,6 +322,8 @@ EXAMPLES = {
   spades-lab plot results/x --format svg
   spades-lab show results/x --pairing 0 --seating 0 --game 0 --hand 3 --html hand.html
   spades-lab run                      # the default tournament of `make run`
+  spades-lab --import my_policies.py tournament --entrant aces+tips --entrant counting+tips --games 400 \\
+      --seed 1 --out results/aces       # policies of your own, registered in my_policies.py
 
 `spades-lab COMMAND --help` explains each command; the documentation site (`make docs`) explains the rest.""",
     "simulate": """examples:
@@ -364,6 +371,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="spades-lab", description="Simulate Spades and measure strategies.",
                                      epilog=EXAMPLES[None], formatter_class=_Help)  # fmt: skip
     parser.add_argument("--version", action="version", version=f"spades-lab {__version__}")
+    parser.add_argument("--import", dest="imports", action="append", default=[], metavar="MODULE", help=IMPORT_HELP)
     sub = parser.add_subparsers(dest="command", required=True)
 
     sim = sub.add_parser("simulate", help="play hands or games and print a summary")
@@ -489,6 +497,9 @@ def build_parser() -> argparse.ArgumentParser:
     for name, command in sub.choices.items():
         command.formatter_class = _Help
         command.epilog = EXAMPLES.get(name)
+        command.add_argument(  # also after the command, where people type it: merged with the global ones
+            "--import", dest="command_imports", action="append", default=[], metavar="MODULE", help=IMPORT_HELP
+        )
     return parser
 
 
@@ -537,10 +548,20 @@ def main(argv: list[str] | None = None) -> int:
         return _run_command(args)
 
 
+def _import_policies(modules: list[str]) -> None:
+    """The `--import` modules, in order, before the command reads any player name."""
+    for module in modules:
+        if not import_policies(module):
+            warnings.warn(
+                f"--import {module} registered no policy (register(...) at module level names one)", stacklevel=1
+            )
+
+
 def _run_command(args: argparse.Namespace) -> int:
     from spades_lab.tournament.errors import ChunkError, TournamentError
 
     try:
+        _import_policies(args.imports + args.command_imports)
         code = args.func(args)
         sys.stdout.flush()  # inside the try: a closed pipe must surface here, not at interpreter exit
         return code
@@ -550,6 +571,12 @@ def _run_command(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         _quiet_stdout()
         return EXIT_CLOSED_PIPE
+    except PluginError as exc:
+        if exc.__cause__ is None:  # not found: the message says all
+            return _error(exc, EXIT_USAGE)
+        if os.environ.get("SPADES_LAB_TRACEBACK"):
+            raise exc.__cause__ from None
+        return _error(f"{exc} (SPADES_LAB_TRACEBACK=1 shows the traceback)", EXIT_USAGE)
     except (PolicyError, NoLegalActionError, ChunkError) as exc:
         return _error(exc, EXIT_RUNTIME)
     except (RulesError, PolicyNameError, RecordError, TournamentError, ValueError) as exc:

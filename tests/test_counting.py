@@ -210,3 +210,30 @@ def test_scalar_and_batch_agree(order: list[int], cparams: CountParams, nparams:
     assert count_tricks_batch(mask, cparams)[0] == count_tricks(labels, cparams)
     batch_nil = nil_ok_batch(mask, count_tricks_batch(mask), nparams)[0]
     assert bool(batch_nil) is nil_ok(labels, params=nparams)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"void_value": -99}, r"^count_tricks: void_value must be -13\.\.13, got -99$"),
+        ({"void_min_spades": 14}, r"^count_tricks: void_min_spades must be 0\.\.13, got 14$"),
+        ({"side_ace": "1"}, r"^count_tricks: side_ace must be -13\.\.13, got '1'$"),
+        ({"side_ace": float("nan")}, r"^count_tricks: side_ace must be -13\.\.13, got nan$"),
+        ({"deck_aware": "no"}, r"^count_tricks: deck_aware must be True or False, got 'no'$"),
+        ({"void": 1}, r"^count_tricks: no parameter 'void'; its parameters: ace_spade, king_spade, .*deck_aware$"),
+    ],
+)  # fmt: skip
+def test_count_overrides_are_checked(overrides, message) -> None:
+    """A typo or an impossible number is refused by name, not counted silently with the default or as -99."""
+    with pytest.raises(ValueError, match=message):
+        count_tricks("AS KS QH 2C", **overrides)
+    if "void" not in overrides:
+        with pytest.raises(ValueError, match=message):
+            count_tricks("AS KS QH 2C", CountParams(**overrides))
+
+
+def test_count_overrides_in_range_count() -> None:
+    # AS 1 + KS 1, and QH alone 0.5; two spades value no void (diamonds) nor singleton (QH, 2C): 2.5
+    assert count_tricks("AS KS QH 2C", side_queen_alone=0.5) == 2.5
+    # AS -13 + KS 1, and with void_min_spades 0 the diamond void is worth its 1: -11
+    assert count_tricks("AS KS QH 2C", ace_spade=-13, void_min_spades=0) == -11.0

@@ -148,6 +148,37 @@ def test_a_second_run_reuses_the_worker_pool_and_gives_the_same_tables(reference
     assert not any(p.is_alive() for p in workers), "closing the pool ends its workers"
 
 
+def test_a_relative_out_is_the_callers_after_a_change_of_directory(tmp_path, monkeypatch) -> None:
+    """The pool's workers outlive a run and keep the directory they started in; a notebook that changes
+    directory between runs must still find every chunk under its own relative `out`."""
+    entrants = ["random", "random(blind_rate=0.2)+random"]
+    kwargs = dict(
+        rules=RULES, games=300, seed=2, workers=2, chunk_games=3, batch_size=4, store_hands=False, progress=False
+    )
+    tournament(entrants, out=tmp_path / "first", **kwargs)  # the pool starts here, in the old directory
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    result = tournament(entrants, out="run", **kwargs)
+    assert result.chunks_run == 100 and len(list((tmp_path / "elsewhere" / "run" / "games").iterdir())) == 100
+
+
+def test_a_chunk_written_elsewhere_stops_the_run(tmp_path, monkeypatch) -> None:
+    """A worker's chunk that is not where the parent reads (the bug above) is an error, never a summary
+    silently missing its games."""
+    from spades_lab.tournament import chunks
+
+    class Elsewhere(RunDir):
+        def __init__(self, root) -> None:
+            super().__init__(tmp_path / "elsewhere")
+
+    monkeypatch.setattr(chunks, "RunDir", Elsewhere)
+    with pytest.raises(
+        TournamentError,
+        match=r"^chunk p000-s\d-g\d+ was written by a worker but is not in .*run: the worker wrote it elsewhere",
+    ):
+        tournament(["random", steady()], RULES, games=4, seed=1, out=tmp_path / "run", progress=False)
+
+
 def test_two_workers_keep_their_batches_full_until_the_chunks_run_out() -> None:
     """Each player's batch drains once, at the end: at most `hand_cap` short batches each.
 

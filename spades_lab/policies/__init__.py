@@ -11,6 +11,7 @@ from spades_lab.policies.adapter import FunctionPolicy, from_functions
 from spades_lab.policies.baseline import RandomBid, RandomPlay
 from spades_lab.policies.counting import count_tricks, count_tricks_batch, nil_ok_batch
 from spades_lab.policies.player import Player
+from spades_lab.policies.plugins import PluginError, import_policies
 from spades_lab.policies.registry import (
     CheckedParams,
     PolicyNameError,
@@ -23,7 +24,7 @@ from spades_lab.policies.registry import (
 )
 
 __all__ = [
-    "CheckedParams", "FunctionPolicy", "Player", "PolicyNameError", "RandomBid", "RandomPlay", "bid_policy",
-    "count_tricks", "count_tricks_batch", "describe", "from_functions", "make_player", "make_players", "nil_ok_batch",
+    "CheckedParams", "FunctionPolicy", "Player", "PluginError", "PolicyNameError", "RandomBid", "RandomPlay", "bid_policy",
+    "count_tricks", "count_tricks_batch", "describe", "from_functions", "import_policies", "make_player", "make_players", "nil_ok_batch",
     "play_policy", "register",
 ]  # fmt: skip

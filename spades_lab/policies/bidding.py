@@ -27,7 +27,14 @@ from spades_lab.cards import RANKS, TRUMP
 from spades_lab.engine import BidView
 from spades_lab.engine.scoring import deficit
 from spades_lab.engine.views import BlindView
-from spades_lab.policies.counting import CountParams, NilParams, count_tricks_batch, nil_ok_batch
+from spades_lab.policies.counting import (
+    COUNT_RANGES,
+    TRICKS,
+    CountParams,
+    NilParams,
+    count_tricks_batch,
+    nil_ok_batch,
+)
 from spades_lab.policies.registry import CheckedParams, register
 from spades_lab.rules import MAX_BAG_THRESHOLD, MAX_SCORE
 
@@ -59,20 +66,17 @@ def counting_fields(shift: int = 0, count: bool = True) -> list[tuple[str, str, 
     return [*switches, *numbers, *nil]
 
 
-TRICKS = 13
-"""A trick value or a count is at most a hand's tricks either way; a threshold on a count (which adds
-`suicide_spade_length` per long spade) twice that."""
 RANGES: dict[str, tuple[float, float]] = {
     "margin": (0, MAX_BAG_THRESHOLD), "borderline": (0, 1), "shift": (-TRICKS, TRICKS),
     "blind_nil_trail": (-MAX_SCORE, MAX_SCORE),  # negative: declare blind nil even when ahead by that much
     "suicide_nil_below": (-2 * TRICKS, 2 * TRICKS), "suicide_spade_length": (0, TRICKS),
-    **{f.name: (-TRICKS, TRICKS) for f in fields(CountParams) if f.type == "float"},  # the count's values
-    **{f.name: (0, TRICKS) for f in fields(CountParams) if f.type == "int"},  # its spade-count thresholds
+    **{name: (low, high) for name, low, high in COUNT_RANGES},  # the count's values and thresholds
     "nil_max_spades": (0, TRICKS), "nil_count_threshold": (-2 * TRICKS, 2 * TRICKS),
     "nil_long_weak_suit_credit": (0, TRICKS), "nil_long_suit_min_length": (0, TRICKS),
     "dd_margin": (-TRICKS, TRICKS),  # calibrated's
 }  # fmt: skip
-"""Each number's documented range (docs/strategies.md), shared by every bidder built on the count."""
+"""Each number's documented range (docs/strategies.md), shared by every bidder built on the count; a threshold
+on a count (which adds `suicide_spade_length` per long spade) may reach twice a hand's tricks."""
 RANKED = ("nil_highest_spade", "nil_weak_suit_highest")
 """Parameters that name a card rank."""
 

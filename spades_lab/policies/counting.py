@@ -19,14 +19,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 from numba import njit
 
 from spades_lab.cards import RANKS, STANDARD_DECK, SUITS, TRUMP, Deck, parse_cards
 from spades_lab.engine.bits import popcount
+from spades_lab.policies.registry import check_ranges
 
 SIDE_SUITS = tuple(s for s in range(4) if s != TRUMP)
 
@@ -78,6 +80,30 @@ class NilParams:
 
 DEFAULT_COUNT = CountParams()
 DEFAULT_NIL = NilParams()
+
+TRICKS = 13
+"""A trick value or a count is at most a hand's tricks either way."""
+COUNT_RANGES = tuple(
+    (f.name, -TRICKS, TRICKS) if f.type == "float" else (f.name, 0, TRICKS)
+    for f in fields(CountParams)
+    if f.type in ("float", "int")
+)
+"""(field, low, high) of every CountParams number: its values -13..13, its spade-count thresholds 0..13."""
+
+
+def checked_count(params: CountParams, overrides: dict[str, Any]) -> CountParams:
+    """`params` with `overrides`, refused (by field, with what is allowed) unless every field exists and every
+    number is in its range: a typo must not silently count the sheet's default or a value of -99."""
+    names = [f.name for f in fields(CountParams)]
+    unknown = [k for k in overrides if k not in names]
+    if unknown:
+        raise ValueError(f"count_tricks: no parameter {unknown[0]!r}; its parameters: {', '.join(names)}")
+    p = replace(params, **overrides) if overrides else params
+    if p is not DEFAULT_COUNT:
+        check_ranges("count_tricks", p, COUNT_RANGES)
+        if not isinstance(p.deck_aware, bool):
+            raise ValueError(f"count_tricks: deck_aware must be True or False, got {p.deck_aware!r}")
+    return p
 
 
 # --- scalar versions -------------------------------------------------------------------
@@ -141,10 +167,10 @@ def count_tricks(
 ) -> float:
     """The section 1 count, halves included, before rounding down and before the 'at least 1' rule.
 
-    Any `CountParams` field may be given as a keyword (`count_tricks(h, void_value=0.5)`).
+    Any `CountParams` field may be given as a keyword (`count_tricks(h, void_value=0.5)`); an unknown one or
+    a number outside its range (docs/strategies.md) is a ValueError naming it.
     """
-    p = replace(params, **overrides) if overrides else params  # type: ignore[arg-type]  # checked by the dataclass
-    p, (first, second, third) = _deck_params(p, deck)
+    p, (first, second, third) = _deck_params(checked_count(params, overrides), deck)
     by_suit = _suits(parse_cards(hand), deck)
     spades = len(by_suit[TRUMP])
     trumps = set(by_suit[TRUMP])

@@ -92,10 +92,22 @@ class Entry:
 
 
 _REGISTRY: dict[tuple[str, str], Entry] = {}
+ROLES = ("bid", "play", "draft", "exchange")
+_NAME = re.compile(r"[A-Za-z_][\w-]*")
+"""A policy name as player names can write it."""
 
 
 def register(role: str, name: str, params: type = NoParams, doc: str = "") -> Callable:
-    """Decorator for a factory `build(params) -> policy` under `name` for `role` ("bid" or "play")."""
+    """Decorator for a factory `build(params) -> policy` under `name` for `role` ("bid", "play", "draft" or
+    "exchange"). `params` is its frozen parameter dataclass (derive it from `CheckedParams` for checked
+    ranges); `doc` is the line `spades-lab policies` shows (default: the factory's docstring). Registering
+    a name again replaces it. In a file or module, `import_policies` or `spades-lab --import` runs it."""
+    if role not in ROLES:
+        raise PolicyNameError(f"register: role must be one of {', '.join(ROLES)}, got {role!r}")
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise PolicyNameError(f"register: a policy name is a letter or _ then letters, digits, _ or -, got {name!r}")
+    if not (dataclasses.is_dataclass(params) and isinstance(params, type)):
+        raise PolicyNameError(f"register {role} policy {name!r}: params must be a dataclass class, got {params!r}")
 
     def wrap(build: Callable[[Any], Any]) -> Callable[[Any], Any]:
         _REGISTRY[(role, name)] = Entry(name, role, build, params, doc or (build.__doc__ or "").strip())
@@ -106,10 +118,26 @@ def register(role: str, name: str, params: type = NoParams, doc: str = "") -> Ca
 
 
 def entries(role: str | None = None) -> list[Entry]:
+    """Every registered policy (of `role`), installed plugins' included, sorted by role and name."""
+    _load_plugins()
     return [e for (r, _), e in sorted(_REGISTRY.items()) if role in (None, r)]
 
 
-_PART = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$")
+def registered() -> dict[tuple[str, str], Entry]:
+    """The registry as it stands, by (role, name), without loading plugins: what a module just added."""
+    return dict(_REGISTRY)
+
+
+def _load_plugins() -> None:
+    """Installed plugins register their policies the first time a name is missing or the policies are
+    listed, so `pip install` is all a plugin needs, and a run that names only shipped policies never
+    imports them."""
+    from spades_lab.policies.plugins import load_plugins
+
+    load_plugins()
+
+
+_PART = re.compile(rf"^\s*({_NAME.pattern})\s*(?:\((.*)\))?\s*$")
 
 
 def _split_top(text: str, sep: str) -> list[str]:
@@ -185,6 +213,8 @@ def resolve_part(text: str, role: str) -> tuple[Entry, Any]:
     if not match:
         raise PolicyNameError(f"cannot read policy {text!r}; expected name or name(key=value, -flag)")
     name, args = match.group(1), match.group(2)
+    if (role, name) not in _REGISTRY:
+        _load_plugins()
     entry = _REGISTRY.get((role, name))
     if entry is None:
         known = ", ".join(e.name for e in entries(role))
@@ -195,7 +225,8 @@ def resolve_part(text: str, role: str) -> tuple[Entry, Any]:
         elif other:
             hint = f"; {name!r} is a {'/'.join(other)} policy"
         raise PolicyNameError(
-            f"unknown {role} policy {name!r}; {role} policies: {known} (see `spades-lab policies`){hint}"
+            f"unknown {role} policy {name!r}; {role} policies: {known} (see `spades-lab policies`; one of your"
+            f" own: import its module first, `spades-lab --import FILE.py` or `import_policies`){hint}"
         )
     items = [a.strip() for a in _split_top(args, ",")] if args and args.strip() else []
     for switch in switches:
@@ -269,9 +300,19 @@ def player_parts(spec: str) -> dict[str, str]:
         raise PolicyNameError(f"cannot read player {spec!r}: write BID+PLAY, e.g. counting+tips")
     bid_name = _PART.match(bid_text.split(":")[0])
     own = bid_name.group(1) if bid_name else ""
+    if ("bid", own) not in _REGISTRY:
+        _load_plugins()  # a plugin's bid name may bring its own draft and exchange
     draft = extras.get("draft") or (own if ("draft", own) in _REGISTRY else DEFAULT_DRAFT)
     exchange = extras.get("exchange") or (own if ("exchange", own) in _REGISTRY else DEFAULT_EXCHANGE)
     return {"bid": bid_text, "play": play_text, "draft": draft, "exchange": exchange}
+
+
+def built_in(spec: str) -> bool:
+    """Whether every policy a player name uses ships with spades_lab, so another process (a spawned or a Dask
+    worker) builds the same player from the name alone. A policy registered by a researcher's module or a
+    plugin, or a shipped name registered again, is not registered there: such a player travels built."""
+    parts = player_parts(spec)
+    return all(resolve_part(text, role)[0].build.__module__.startswith("spades_lab.") for role, text in parts.items())
 
 
 def make_players(specs: list[str] | str, seats: int = 4) -> list[Player]:

@@ -24,6 +24,7 @@ from spades_lab import __version__
 from spades_lab.engine.simulate import DEFAULT_BATCH, MAX_HANDS, MaxHandsWarning
 from spades_lab.policies import Player, make_player
 from spades_lab.policies.identity import changed_modules, code_fingerprint, player_identity
+from spades_lab.policies.registry import built_in
 from spades_lab.progress import bar as progress_bar
 from spades_lab.progress import wanted, warm_up
 from spades_lab.rules import Rules, load_rules
@@ -55,12 +56,15 @@ def _entrant_names(entrants: Sequence[EntrantSpec]) -> list[str]:
 
 def _shipped(entrants: Sequence[EntrantSpec], names: list[str]) -> list[EntrantSpec | ShippedPlayer]:
     """Entrant objects packed by value (cloudpickle), so that a policy defined in a notebook or in
-    `__main__` reaches spawned and Dask workers; checked by unpacking here, before any work."""
+    `__main__` reaches spawned and Dask workers; checked by unpacking here, before any work. A name
+    travels as itself when every policy it uses ships with spades_lab, and built otherwise."""
     out: list[EntrantSpec | ShippedPlayer] = []
     for spec, name in zip(entrants, names):
-        if isinstance(spec, str):
+        if isinstance(spec, str) and built_in(spec):
             out.append(spec)
             continue
+        if isinstance(spec, str):  # a policy registered here only: the worker could not build it by name
+            spec = make_player(spec)
         try:
             shipped = ShippedPlayer.pack(spec)
             shipped.unpack()
@@ -196,6 +200,11 @@ def _play(
         tasks = (replace(t, progress=reports) for t in tasks)
     try:
         for result in execute(tasks, workers, scheduler):
+            if result.written and not store.holds(result.chunk, result.files or {}):
+                raise TournamentError(
+                    f"chunk {result.chunk.id} was written by a worker but is not in {store.root.absolute()}: the"
+                    " worker wrote it elsewhere; finished chunks are kept, run the same command again to finish"
+                )
             files = result.files if result.written else store.write_chunk(result)
             manifest["chunk_files"][result.chunk.id] = files
             if result.totals is not None:
@@ -308,11 +317,11 @@ def tournament(
         store.drop_chunk(chunk)  # missing, truncated, changed or never recorded: play it again
     if missing and stored is not None and stored.get("complete"):
         store.write_manifest(manifest)  # chunk files were removed: no longer complete until replayed
+    write_to = None if scheduler is not None else str(store.root.absolute())  # a pooled worker keeps an old cwd
     template = ChunkTask(
         missing[0] if missing else chunks[0], rules, tuple(shipped), tuple(names), int(seed),
         single_hands=hands is not None, batch_size=batch_size, store_hands=store_hands, records=records,
-        version=__version__, write_to=None if scheduler is not None else str(store.root), max_hands=max_hands,
-        dd=bool(dd),
+        version=__version__, write_to=write_to, max_hands=max_hands, dd=bool(dd),
     )  # fmt: skip
     tasks = (replace(template, chunk=c) for c in missing)
     show = wanted(progress)

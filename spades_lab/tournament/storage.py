@@ -83,6 +83,14 @@ class RunDir:
                 return False
         return "games" in files
 
+    def holds(self, chunk: Chunk, files: dict[str, Any]) -> bool:
+        """The chunk's files are here at the sizes recorded: a cheap check (no hashing) of what another
+        process says it wrote, so that a chunk written anywhere else stops the run instead of going missing."""
+        try:
+            return all(self.path(kind, chunk).stat().st_size == facts["bytes"] for kind, facts in files.items())
+        except (OSError, KeyError, TypeError):
+            return False
+
     def drop_chunk(self, chunk: Chunk) -> None:
         """Remove a chunk's files (before it is played again)."""
         for kind in CHUNK_DIRS:
