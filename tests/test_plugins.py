@@ -99,6 +99,7 @@ def test_a_module_name_is_found_in_the_current_directory(clean_imports, tmp_path
         ("x = 1\ny = undefined + 1\n", "bad.py", r"failed while loading: NameError: .*undefined.*bad\.py:2\)$"),
         ("def broken(:\n", "bad.py", r"failed while loading: SyntaxError: .*bad\.py:1\)$"),
         ("import not_installed_anywhere\n", "bad.py", r"ModuleNotFoundError: .*not_installed_anywhere.*bad\.py:1\)$"),
+        (ACES.replace("{marker}", "pass") + "\nraise RuntimeError('half-way')\n", "bad.py", r"RuntimeError: half-way"),
     ],
 )  # fmt: skip
 def test_a_module_that_cannot_load_is_one_clear_error(clean_imports, tmp_path, monkeypatch, source, target, message):
@@ -135,7 +136,10 @@ def test_the_command_line_names_a_missing_policy_or_a_broken_module(clean_import
 
 def test_installed_plugins_load_when_a_name_is_missing(clean_imports, tmp_path, monkeypatch) -> None:
     write_aces(tmp_path, "aces_plugin.py")
-    (tmp_path / "broken_plugin.py").write_text("raise RuntimeError('no licence')\n")
+    (tmp_path / "broken_plugin.py").write_text(
+        "from spades_lab.policies import register\n\n"
+        "register('play', 'half')(lambda params: None)\nraise RuntimeError('no licence')\n"
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     points = [EntryPoint("broken", "broken_plugin", plugins.ENTRY_POINT_GROUP),
               EntryPoint("aces", "aces_plugin", plugins.ENTRY_POINT_GROUP)]  # fmt: skip
@@ -145,6 +149,7 @@ def test_installed_plugins_load_when_a_name_is_missing(clean_imports, tmp_path, 
     with pytest.warns(plugins.PluginWarning, match=r"plugin 'broken' \(broken_plugin\) failed .*no licence"):
         assert sl.make_player("aces(extra=2)+tips").name == "aces(extra=2)+tips"
     assert [e.name for e in registry.entries("bid")].count("aces") == 1
+    assert ("play", "half") not in registry.registered(), "a plugin that failed half-way leaves no policy"
 
 
 def test_a_policy_of_ones_own_plays_in_worker_processes(clean_imports, tmp_path) -> None:

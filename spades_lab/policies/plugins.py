@@ -83,8 +83,13 @@ def import_policies(target: str | os.PathLike[str]) -> list[str]:
     module and the line, when it cannot be found or raises while it loads.
     """
     text = os.fspath(target)
+    saved = registry.registered()
     before = _factories()
-    module = _import_file(text) if _is_file(text) else _import_name(text)
+    try:
+        module = _import_file(text) if _is_file(text) else _import_name(text)
+    except PluginError:
+        registry.restore(saved)
+        raise
     cloudpickle.register_pickle_by_value(module)
     if module not in _REGISTERED:
         _REGISTERED[module] = _registered_since(before)
@@ -159,9 +164,11 @@ def load_plugins() -> list[str]:
     _LOADED.append(True)
     before = _factories()
     for point in entry_points(group=ENTRY_POINT_GROUP):
+        saved = registry.registered()
         try:
             point.load()
         except Exception as exc:  # noqa: BLE001  (reported, and the rest of the plugins still load)
+            registry.restore(saved)
             source = f" from {point.dist.name}" if point.dist is not None else ""
             warnings.warn(
                 f"policy plugin {point.name!r}{source} ({point.value}) failed to load, its policies are missing:"

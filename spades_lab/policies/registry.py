@@ -128,6 +128,14 @@ def registered() -> dict[tuple[str, str], Entry]:
     return dict(_REGISTRY)
 
 
+def restore(saved: dict[tuple[str, str], Entry]) -> None:
+    """Put the registry back as `registered()` returned it: a module that fails half-way leaves none of
+    the policies it registered before failing."""
+    _REGISTRY.clear()
+    _REGISTRY.update(saved)
+    _BUILT.clear()
+
+
 def _load_plugins() -> None:
     """Installed plugins register their policies the first time a name is missing or the policies are
     listed, so `pip install` is all a plugin needs, and a run that names only shipped policies never
