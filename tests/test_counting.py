@@ -237,3 +237,25 @@ def test_count_overrides_in_range_count() -> None:
     assert count_tricks("AS KS QH 2C", side_queen_alone=0.5) == 2.5
     # AS -13 + KS 1, and with void_min_spades 0 the diamond void is worth its 1: -11
     assert count_tricks("AS KS QH 2C", ace_spade=-13, void_min_spades=0) == -11.0
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        (NilParams(highest_spade="Z"), r"highest_spade must be one of 2, 3, .*, A, got 'Z'$"),
+        (NilParams(weak_suit_highest="10"), r"weak_suit_highest must be one of .*got '10'$"),
+        (NilParams(max_spades=-1), r"max_spades must be 0\.\.13, got -1$"),
+        (NilParams(count_threshold=27), r"count_threshold must be -26\.\.26, got 27$"),
+    ],
+)
+def test_nil_params_are_checked_scalar_and_batch(params, message) -> None:
+    """A bad number or rank is refused by name, not a silent 'no nil' (max_spades=-1) or a CardError mid-run."""
+    with pytest.raises(ValueError, match="^nil_ok: " + message):
+        nil_ok("2S 3H 4D", params=params)
+    with pytest.raises(ValueError, match="^nil_ok_batch: " + message):
+        nil_ok_batch(np.zeros(2, np.uint64), np.zeros(2), params)
+
+
+def test_batch_count_params_are_checked() -> None:
+    with pytest.raises(ValueError, match=r"^count_tricks_batch: void_value must be -13\.\.13, got -99$"):
+        count_tricks_batch(np.zeros(2, np.uint64), CountParams(void_value=-99))

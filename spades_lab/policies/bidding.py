@@ -29,6 +29,8 @@ from spades_lab.engine.scoring import deficit
 from spades_lab.engine.views import BlindView
 from spades_lab.policies.counting import (
     COUNT_RANGES,
+    NIL_CHOICES,
+    NIL_RANGES,
     TRICKS,
     CountParams,
     NilParams,
@@ -71,13 +73,12 @@ RANGES: dict[str, tuple[float, float]] = {
     "blind_nil_trail": (-MAX_SCORE, MAX_SCORE),  # negative: declare blind nil even when ahead by that much
     "suicide_nil_below": (-2 * TRICKS, 2 * TRICKS), "suicide_spade_length": (0, TRICKS),
     **{name: (low, high) for name, low, high in COUNT_RANGES},  # the count's values and thresholds
-    "nil_max_spades": (0, TRICKS), "nil_count_threshold": (-2 * TRICKS, 2 * TRICKS),
-    "nil_long_weak_suit_credit": (0, TRICKS), "nil_long_suit_min_length": (0, TRICKS),
+    **{NIL_PREFIX + name: (low, high) for name, low, high in NIL_RANGES},  # the nil rule's numbers
     "dd_margin": (-TRICKS, TRICKS),  # calibrated's
 }  # fmt: skip
 """Each number's documented range (docs/strategies.md), shared by every bidder built on the count; a threshold
 on a count (which adds `suicide_spade_length` per long spade) may reach twice a hand's tricks."""
-RANKED = ("nil_highest_spade", "nil_weak_suit_highest")
+RANKED = tuple(NIL_PREFIX + name for name, _ in NIL_CHOICES)
 """Parameters that name a card rank."""
 
 

@@ -28,7 +28,7 @@ from numba import njit
 
 from spades_lab.cards import RANKS, STANDARD_DECK, SUITS, TRUMP, Deck, parse_cards
 from spades_lab.engine.bits import popcount
-from spades_lab.policies.registry import check_ranges
+from spades_lab.policies.registry import check_choices, check_ranges
 
 SIDE_SUITS = tuple(s for s in range(4) if s != TRUMP)
 
@@ -89,6 +89,25 @@ COUNT_RANGES = tuple(
     if f.type in ("float", "int")
 )
 """(field, low, high) of every CountParams number: its values -13..13, its spade-count thresholds 0..13."""
+NIL_RANGES = (
+    ("max_spades", 0, TRICKS), ("count_threshold", -2 * TRICKS, 2 * TRICKS), ("long_weak_suit_credit", 0, TRICKS),
+    ("long_suit_min_length", 0, TRICKS),
+)  # fmt: skip
+"""(field, low, high) of every NilParams number; a threshold on a count may reach twice a hand's tricks."""
+NIL_CHOICES = (("highest_spade", tuple(RANKS)), ("weak_suit_highest", tuple(RANKS)))
+
+
+def check_count(p: CountParams, where: str = "count_tricks") -> None:
+    """Refuse a count number outside its range (docs/strategies.md), by field, before any hand is counted."""
+    check_ranges(where, p, COUNT_RANGES)
+    if not isinstance(p.deck_aware, bool):
+        raise ValueError(f"{where}: deck_aware must be True or False, got {p.deck_aware!r}")
+
+
+def check_nil(p: NilParams, where: str = "nil_ok") -> None:
+    """Refuse a nil number outside its range or a rank that is not one (`Z` would fail only at the first hand)."""
+    check_ranges(where, p, NIL_RANGES)
+    check_choices(where, p, NIL_CHOICES)
 
 
 def checked_count(params: CountParams, overrides: dict[str, Any]) -> CountParams:
@@ -100,9 +119,7 @@ def checked_count(params: CountParams, overrides: dict[str, Any]) -> CountParams
         raise ValueError(f"count_tricks: no parameter {unknown[0]!r}; its parameters: {', '.join(names)}")
     p = replace(params, **overrides) if overrides else params
     if p is not DEFAULT_COUNT:
-        check_ranges("count_tricks", p, COUNT_RANGES)
-        if not isinstance(p.deck_aware, bool):
-            raise ValueError(f"count_tricks: deck_aware must be True or False, got {p.deck_aware!r}")
+        check_count(p)
     return p
 
 
@@ -210,8 +227,11 @@ def nil_ok(
 ) -> bool:
     """Section 2: no ace, no singleton king, few and low spades, and a count below the threshold.
 
-    `count` defaults to `count_tricks(hand, count_params)`.
+    `count` defaults to `count_tricks(hand, count_params)`. A number of `params` outside its range, or a rank
+    that is not one, is a ValueError naming it.
     """
+    if params is not DEFAULT_NIL:
+        check_nil(params)
     labels = parse_cards(hand)
     if count is None:
         count = count_tricks(labels, count_params, deck=deck)
@@ -248,6 +268,7 @@ def _label_bit(deck: Deck, label: str) -> int:
 
 @lru_cache(maxsize=32)
 def _count_numbers(params: CountParams, deck: Deck) -> tuple:
+    check_count(params, "count_tricks_batch")  # once per params and deck: the numbers are cached
     p, honours = _deck_params(params, deck)
     suits = tuple(np.uint64(m) for m in deck.suit_masks)
     spade_honours = tuple(np.uint64(_label_bit(deck, label)) for label in honours)
@@ -313,7 +334,8 @@ def _count_kernel(
 def count_tricks_batch(
     hands: np.ndarray, params: CountParams = DEFAULT_COUNT, deck: Deck = STANDARD_DECK
 ) -> np.ndarray:
-    """`count_tricks` over a uint64 array of hand masks of any shape; float64 counts, same shape."""
+    """`count_tricks` over a uint64 array of hand masks of any shape; float64 counts, same shape. Checks
+    `params` as `count_tricks` does."""
     hands = np.asarray(hands, dtype=np.uint64)
     flat = np.ascontiguousarray(hands.ravel())
     return _count_kernel(flat, *_count_numbers(params, deck)).reshape(hands.shape)
@@ -321,6 +343,7 @@ def count_tricks_batch(
 
 @lru_cache(maxsize=32)
 def _nil_numbers(params: NilParams, deck: Deck) -> tuple:
+    check_nil(params, "nil_ok_batch")
     suits = tuple(np.uint64(m) for m in deck.suit_masks)
     aces = sum(_label_bit(deck, "A" + suit) for suit in SUITS)
     kings = tuple(np.uint64(_label_bit(deck, "K" + suit)) for suit in SUITS)
@@ -366,7 +389,8 @@ def _nil_kernel(
 def nil_ok_batch(
     hands: np.ndarray, counts: np.ndarray, params: NilParams = DEFAULT_NIL, deck: Deck = STANDARD_DECK
 ) -> np.ndarray:
-    """`nil_ok` over a uint64 array of hand masks, given their counts; bool array of the same shape."""
+    """`nil_ok` over a uint64 array of hand masks, given their counts; bool array of the same shape. Checks
+    `params` as `nil_ok` does."""
     hands = np.asarray(hands, dtype=np.uint64)
     flat = np.ascontiguousarray(hands.ravel())
     flat_counts = np.ascontiguousarray(np.broadcast_to(np.asarray(counts, dtype=np.float64), hands.shape).ravel())
