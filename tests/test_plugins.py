@@ -3,6 +3,7 @@ and their players in worker processes."""
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import sys
@@ -116,7 +117,10 @@ def test_a_module_that_cannot_load_is_one_clear_error(clean_imports, tmp_path, m
 def test_the_command_line_imports_before_and_after_the_command(clean_imports, tmp_path, capsys) -> None:
     path = write_aces(tmp_path)
     assert main(["--import", str(path), "policies"]) == 0
-    assert "aces: One trick per ace, plus extra." in capsys.readouterr().out
+    assert f"aces: One trick per ace, plus extra.\n      (from {path})" in capsys.readouterr().out
+    assert main(["policies", "--json"]) == 0
+    listed = {e["name"]: e["source"] for e in json.loads(capsys.readouterr().out)["bid"]}
+    assert listed["aces"] == str(path) and listed["counting"] is None
     code = main(["simulate", "--import", str(path), "--hands", "8", "--seed", "1", "--player", "aces+tips", "--json"])
     assert code == 0 and '"players": ["aces+tips"' in capsys.readouterr().out
 

@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from spades_lab.policies.registry import entries, field_type
+from spades_lab.policies.registry import entries, field_type, source
 
 EXPLAINED = {
     "ace_spade": "count: the ace of spades is worth this many tricks",
@@ -87,8 +87,9 @@ def _jsonable(value: Any) -> Any:
 
 
 def catalogue() -> dict[str, list[dict[str, Any]]]:
-    """{role: [{name, doc, params: [{name, type, default, doc, range, choices}]}]} for the roles bid, play, draft,
-    exchange; `range` is a number's [low, high] (both allowed) and `choices` a word's allowed values, else null."""
+    """{role: [{name, doc, params: [{name, type, default, doc, range, choices}], source}]} for the roles bid, play,
+    draft, exchange; `range` is a number's [low, high] (both allowed) and `choices` a word's allowed values, else
+    null; `source` is the file or module a policy of one's own was registered from, null for a shipped one."""
     out: dict[str, list[dict[str, Any]]] = {}
     for role in ("bid", "play", "draft", "exchange"):
         listed = []
@@ -107,6 +108,8 @@ def catalogue() -> dict[str, list[dict[str, Any]]]:
                 }
                 for f in fields(entry.params)
             ]
-            listed.append({"name": entry.name, "doc": " ".join(entry.doc.split()), "params": params})
+            listed.append(
+                {"name": entry.name, "doc": " ".join(entry.doc.split()), "params": params, "source": source(entry)}
+            )
         out[role] = listed
     return out

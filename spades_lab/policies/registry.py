@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import sys
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, fields
@@ -315,12 +316,20 @@ def player_parts(spec: str) -> dict[str, str]:
     return {"bid": bid_text, "play": play_text, "draft": draft, "exchange": exchange}
 
 
+def source(entry: Entry) -> str | None:
+    """Where a policy that does not ship with spades_lab was registered from (its file, else its module);
+    None for a shipped one. Listed by `spades-lab policies`, so the last of two same-named policies is seen."""
+    module = entry.build.__module__
+    if module.startswith("spades_lab."):
+        return None
+    return getattr(sys.modules.get(module), "__file__", None) or module
+
+
 def built_in(spec: str) -> bool:
     """Whether every policy a player name uses ships with spades_lab, so another process (a spawned or a Dask
     worker) builds the same player from the name alone. A policy registered by a researcher's module or a
     plugin, or a shipped name registered again, is not registered there: such a player travels built."""
-    parts = player_parts(spec)
-    return all(resolve_part(text, role)[0].build.__module__.startswith("spades_lab.") for role, text in parts.items())
+    return all(source(resolve_part(text, role)[0]) is None for role, text in player_parts(spec).items())
 
 
 def make_players(specs: list[str] | str, seats: int = 4) -> list[Player]:
@@ -349,7 +358,10 @@ def describe() -> str:
     for role in ("bid", "play", "draft", "exchange"):
         lines.append(f"{role} policies:")
         for entry in entries(role):
+            where = source(entry)
             lines.append(f"  {entry.name}: {entry.doc.splitlines()[0] if entry.doc else ''}")
+            if where:
+                lines.append(f"      (from {where})")
             params = ", ".join(f"{f.name}={f.default!r}" for f in fields(entry.params))
             if params:
                 lines += textwrap.wrap(params, width=110, initial_indent="      ", subsequent_indent="      ")
