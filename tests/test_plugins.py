@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -211,3 +212,32 @@ def test_a_module_failing_in_a_library_call_names_its_own_line(clean_imports, tm
 def test_register_refuses_what_no_player_name_could_reach(scratch_registry, role, name, params, message) -> None:
     with pytest.raises(sl.policies.PolicyNameError, match=message):
         registry.register(role, name, params)
+
+
+DASK_SCRIPT = """
+import json, sys
+import spades_lab as sl
+from distributed import Client, LocalCluster
+
+if __name__ == "__main__":
+    sl.import_policies(sys.argv[1])
+    kwargs = dict(games=24, seed=3, chunk_games=6, rules=sl.Rules(hand_cap=8), batch_size=16, progress=False)
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with Client(cluster) as client:
+            on_dask = sl.tournament(["aces+tips", "counting+tips"], scheduler=client, out=sys.argv[2], **kwargs)
+    here = sl.tournament(["aces+tips", "counting+tips"], out=sys.argv[3], **kwargs)
+    print(json.dumps(on_dask.summary.equals(here.summary)))
+"""
+
+
+def test_a_policy_of_ones_own_plays_on_dask(tmp_path) -> None:
+    """A Dask worker cannot import the file's module (its name is made up here): the module goes by value."""
+    pytest.importorskip("distributed")
+    (tmp_path / "elsewhere").mkdir()
+    policies = write_aces(tmp_path / "elsewhere")
+    script = tmp_path / "run.py"
+    script.write_text(DASK_SCRIPT)
+    done = subprocess.run([sys.executable, str(script), str(policies), str(tmp_path / "a"), str(tmp_path / "b")],
+                          capture_output=True, text=True, timeout=600, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip().splitlines()[-1] == "true"
