@@ -158,6 +158,24 @@ def _decide(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check(args: argparse.Namespace) -> int:
+    from spades_lab.policies.check import PolicyCheckError, check_policy
+
+    rules = load_rules(args.rules)
+    try:
+        asked = check_policy(args.player, rules, tables=args.tables, seed=args.seed)
+    except PolicyCheckError as exc:
+        if args.json:
+            print(json.dumps({"player": args.player, "passed": False, "error": str(exc)}))
+        return _error(f"{args.player}: check failed: {exc}", EXIT_RUNTIME)
+    if args.json:
+        print(json.dumps({"player": args.player, "passed": True, "asked": asked}))
+    else:
+        counts = ", ".join(f"{n} {kind}" for kind, n in asked.items())
+        print(f"{args.player}: passed under {rules.preset_name() or 'custom rules'} ({counts} decisions asked)")
+    return 0
+
+
 def _play(args: argparse.Namespace) -> int:
     from spades_lab.env.play import parse_seat, play
 
@@ -343,6 +361,9 @@ EXAMPLES = {
   spades-lab policies --json | python -m json.tool""",
     "decide": """examples:
   spades-lab decide --player counting+tips --position position.json""",
+    "check": """examples:
+  spades-lab check --player counting+tips
+  spades-lab --import my_policies.py check --player 'aces(extra=1)+tips' --rules blind-nil""",
     "tournament": """examples:
   spades-lab tournament --entrant counting+tips --entrant optimist+tips --games 10000 --seed 1 --out results/a
   spades-lab tournament --entrant counting+tips --entrant optimist+tips --games 20000 --seed 1 --out results/a
@@ -428,6 +449,14 @@ def build_parser() -> argparse.ArgumentParser:
     dec.add_argument("--position", required=True, help="JSON file holding the position")
     dec.add_argument("--rules", default=None, help="rules preset or file (default: the position's own)")
     dec.set_defaults(func=_decide)
+
+    chk = sub.add_parser("check", help="check a player before a long run: legal, deterministic, batch-independent")
+    chk.add_argument("--player", required=True, help="player name, e.g. aces+tips (with --import for your own)")
+    chk.add_argument("--rules", default="standard", help=f"preset ({', '.join(PRESETS)}) or a .toml/.json file")
+    chk.add_argument("--tables", type=POSITIVE, default=48, help="tables played per check (each played four times)")
+    chk.add_argument("--seed", type=int, default=0, help="seed of the deals")
+    chk.add_argument("--json", action="store_true", help="print one JSON object: player, passed, asked or error")
+    chk.set_defaults(func=_check)
 
     tour = sub.add_parser("tournament", help="round robin of entrants in resumable seeded chunks; tables in --out")
     tour.add_argument("--entrant", action="append", required=True, help="player name (repeat; at least 2)")

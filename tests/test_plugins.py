@@ -241,3 +241,16 @@ def test_a_policy_of_ones_own_plays_on_dask(tmp_path) -> None:
                           capture_output=True, text=True, timeout=600, cwd=tmp_path)  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.strip().splitlines()[-1] == "true"
+
+
+def test_check_tells_a_sound_policy_from_one_that_draws_its_own_randomness(clean_imports, tmp_path, capsys) -> None:
+    path = write_aces(tmp_path)
+    assert main(["--import", str(path), "check", "--player", "aces(extra=1)+tips", "--tables", "8"]) == 0
+    assert capsys.readouterr().out.startswith("aces(extra=1)+tips: passed under standard (")
+    (tmp_path / "dice.py").write_text(ACES.replace("{marker}", "import random")
+                                      .replace("+ params.extra", "+ random.randint(0, 2)").replace('"aces"', '"dice"'))  # fmt: skip
+    assert main(["--import", str(tmp_path / "dice.py"), "check", "--player", "dice+tips", "--json"]) == 1
+    out, err = capsys.readouterr()
+    report = json.loads(out)
+    assert report["passed"] is False and "the same seed gave different games" in report["error"]
+    assert err.startswith("spades-lab: error: dice+tips: check failed: every seat: the same seed gave different")
