@@ -453,7 +453,9 @@ def build_parser() -> argparse.ArgumentParser:
     chk = sub.add_parser("check", help="check a player before a long run: legal, deterministic, batch-independent")
     chk.add_argument("--player", required=True, help="player name, e.g. aces+tips (with --import for your own)")
     chk.add_argument("--rules", default="standard", help=f"preset ({', '.join(PRESETS)}) or a .toml/.json file")
-    chk.add_argument("--tables", type=POSITIVE, default=48, help="tables played per check (each played four times)")
+    chk.add_argument(
+        "--tables", type=POSITIVE, default=48, help="hands per seating checked (each replayed to check reproducibility)"
+    )
     chk.add_argument("--seed", type=int, default=0, help="seed of the deals")
     chk.add_argument("--json", action="store_true", help="print one JSON object: player, passed, asked or error")
     chk.set_defaults(func=_check)
