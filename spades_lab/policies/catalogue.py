@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from spades_lab.policies.registry import entries, field_type, source
+from spades_lab.policies.registry import ROLES, entries, field_type, source
 
 EXPLAINED = {
     "ace_spade": "count: the ace of spades is worth this many tricks",
@@ -91,7 +91,7 @@ def catalogue() -> dict[str, list[dict[str, Any]]]:
     draft, exchange; `range` is a number's [low, high] (both allowed) and `choices` a word's allowed values, else
     null; `source` is the file or module a policy of one's own was registered from, null for a shipped one."""
     out: dict[str, list[dict[str, Any]]] = {}
-    for role in ("bid", "play", "draft", "exchange"):
+    for role in ROLES:
         listed = []
         for entry in entries(role):
             docs = source_docs()

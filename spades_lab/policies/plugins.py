@@ -83,12 +83,11 @@ def import_policies(target: str | os.PathLike[str]) -> list[str]:
     module and the line, when it cannot be found or raises while it loads.
     """
     text = os.fspath(target)
-    saved = registry.registered()
-    before = _factories()
+    before = registry.registered()
     try:
         module = _import_file(text) if _is_file(text) else _import_name(text)
     except PluginError:
-        registry.restore(saved)
+        registry.restore(before)
         raise
     cloudpickle.register_pickle_by_value(module)
     if module not in _REGISTERED:
@@ -100,13 +99,13 @@ _REGISTERED: weakref.WeakKeyDictionary[ModuleType, list[str]] = weakref.WeakKeyD
 """What each imported module registered when it first ran."""
 
 
-def _factories() -> dict[tuple[str, str], object]:
-    return {key: entry.build for key, entry in registry.registered().items()}
-
-
-def _registered_since(before: dict[tuple[str, str], object]) -> list[str]:
-    """`role:name` of every policy registered (or registered again) since `before` was taken."""
-    return [f"{role}:{name}" for (role, name), build in _factories().items() if before.get((role, name)) is not build]
+def _registered_since(before: dict[tuple[str, str], registry.Entry]) -> list[str]:
+    """`role:name` of every policy registered (or registered again) since `registry.registered()` gave `before`."""
+    return [
+        f"{role}:{name}"
+        for (role, name), entry in registry.registered().items()
+        if before.get((role, name)) is not entry
+    ]
 
 
 def _import_file(text: str) -> ModuleType:
@@ -162,7 +161,7 @@ def load_plugins() -> list[str]:
     if _LOADED:
         return []
     _LOADED.append(True)
-    before = _factories()
+    before = registry.registered()
     for point in entry_points(group=ENTRY_POINT_GROUP):
         saved = registry.registered()
         try:

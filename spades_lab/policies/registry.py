@@ -355,7 +355,7 @@ def make_players(specs: list[str] | str, seats: int = 4) -> list[Player]:
 def describe() -> str:
     """The listing printed by `spades-lab policies`."""
     lines = []
-    for role in ("bid", "play", "draft", "exchange"):
+    for role in ROLES:
         lines.append(f"{role} policies:")
         for entry in entries(role):
             where = source(entry)

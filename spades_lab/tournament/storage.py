@@ -72,16 +72,12 @@ class RunDir:
         """
         if files is None:
             files = ((self.read_manifest() or {}).get("chunk_files") or {}).get(chunk.id)
-        if not files:
+        if not files or "games" not in files or not self.holds(chunk, files):
             return False
-        for kind, facts in files.items():
-            path = self.path(kind, chunk)
-            try:
-                if path.stat().st_size != facts["bytes"] or file_facts(path, facts["rows"]) != facts:
-                    return False
-            except (OSError, KeyError, TypeError):
-                return False
-        return "games" in files
+        try:
+            return all(file_facts(self.path(kind, chunk), facts["rows"]) == facts for kind, facts in files.items())
+        except (OSError, KeyError, TypeError):
+            return False
 
     def holds(self, chunk: Chunk, files: dict[str, Any]) -> bool:
         """The chunk's files are here at the sizes recorded: a cheap check (no hashing) of what another
