@@ -11,6 +11,8 @@ The parts of issue 10's pimc targets, measured after the solver speed-up (branch
 - `lost-tables`: prints pimc_lost.json as the markdown tables of results/strong_players/pimc.md;
 - `lost-situations`: the loss of each `lost` run saved under `--out` by situation (lead of a side master,
   second seat ruffing, ...: `_situation`), as markdown;
+- `lost-alternatives`: for each `lost` run saved under `--out`, what simple rules (the lowest card, the
+  lowest winner, the lowest trump, ...) would lose where the player chose its card, paired (`lost_alternatives`);
 - `lost-points --runs DIR,...`: which of the DD tricks lost of each saved `lost` run change the true deal's hand
   score (a contract made or set, ours or theirs) and which only move bags (`lost_points`), per side-hand;
 - `floor --runs DIR/lost_N.npz [--worlds K] [--play-weight W]`: what the best card per decision would lose given
@@ -254,6 +256,19 @@ def lost_tables() -> str:
     return "\n".join(lines)
 
 
+def _beats(a: int, b: int, suit_of: np.ndarray) -> bool:
+    """Whether card `a` beats card `b` holding the trick (spades trump; another suit never beats it)."""
+    return bool((suit_of[a] == suit_of[b] and a > b) or (suit_of[a] == 3 and suit_of[b] != 3))
+
+
+def _holding(cards: list[int], suit_of: np.ndarray) -> int:
+    """The card holding a trick of `cards` (in the order played)."""
+    best = cards[0]
+    for c in cards[1:]:
+        best = c if _beats(c, best, suit_of) else best
+    return best
+
+
 def _situation(hands: np.ndarray, trick: np.ndarray, leader: int, pos: int, card: int, deck: sl.cards.Deck) -> str:
     """What a checked play was, as the acting seat saw it: a lead (trump or side; master, honour or low), or
     a follow (its seat; following and winning or under, ruff, underruff, discard; who held the trick)."""
@@ -268,20 +283,13 @@ def _situation(hands: np.ndarray, trick: np.ndarray, leader: int, pos: int, card
         kind = "master" if master else ("honour" if deck.cards[card][0] in "TJQK" else "low")
         return f"lead {'trump' if suit == 3 else 'side'} {kind}"
     cards = [int(c) for c in trick[:pos]]
-
-    def beats(a: int, b: int) -> bool:
-        sa, sb = int(deck.suit_of[a]), int(deck.suit_of[b])
-        return (sa == sb and a > b) or (sa == 3 and sb != 3)
-
-    best = cards[0]
-    for c in cards[1:]:
-        best = c if beats(c, best) else best
+    best = _holding(cards, deck.suit_of)
     holder = "partner holds" if cards.index(best) == pos - 2 else "opponent holds"
     led = int(deck.suit_of[cards[0]])
     if suit == led:
-        act = "follows, wins" if beats(card, best) else "follows under"
+        act = "follows, wins" if _beats(card, best, deck.suit_of) else "follows under"
     elif suit == 3:
-        act = "ruffs" if beats(card, best) else "underruffs"
+        act = "ruffs" if _beats(card, best, deck.suit_of) else "underruffs"
     else:
         act = "discards"
     return f"{('2nd', '3rd', '4th')[pos - 1]} {act} ({holder})"
@@ -306,6 +314,88 @@ def lost_situations(out: Path, top: int = 12) -> str:
                   "| situation | plays | plays losing | DD tricks lost per side-hand | per play |", "|---|---|---|---|---|"]  # fmt: skip
         for name, (n, k, lost_tricks) in sorted(cells.items(), key=lambda kv: -kv[1][2])[:top]:
             lines.append(f"| {name} | {n} | {k} | {lost_tricks / n_side:.3f} | {lost_tricks / n:.3f} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _alternatives(z: Any, i: int, suit_of: np.ndarray, rank_of: np.ndarray) -> tuple[str, dict[str, int]] | None:
+    """The family of play `i` of a saved `lost` run and the card each simple rule would play there (None: none
+    of the families). Every rule reads only what the acting seat sees (its hand, the trick, the cards out)."""
+    pos, card = int(z["pos"][i]), int(z["card"][i])
+    seat = (int(z["leader"][i]) + pos) % 4
+    legal = np.flatnonzero(z["values"][i] >= 0)
+    unseen = np.zeros(52, dtype=bool)
+    for other in range(4):
+        if other != seat:
+            unseen |= (int(z["hands"][i][other]) >> np.arange(52)) & 1 == 1
+
+    def master(c: int) -> bool:  # no card of its suit out above it (what the seat can tell from the play)
+        return not unseen[(suit_of == suit_of[c]) & (np.arange(52) > c)].any()
+
+    if pos == 0:
+        if suit_of[card] == 3 or master(card):
+            return None
+        mine = legal[suit_of[legal] == suit_of[card]]
+        trumps = legal[suit_of[legal] == 3]
+        masters = [int(c) for c in legal if suit_of[c] != 3 and master(int(c))]
+        return "lead of a side card that is not a master", {
+            "lowest of its suit": int(mine.min()), "highest of its suit": int(mine.max()),
+            "lowest trump": int(trumps.min()) if len(trumps) else card,
+            "lowest side master": min(masters) if masters else card,
+        }  # fmt: skip
+    trick = [int(c) for c in z["trick"][i][:pos]]
+    led, best = suit_of[trick[0]], _holding(trick, suit_of)
+    beats = np.array([_beats(int(c), best, suit_of) for c in legal], dtype=bool)
+    follow = legal[suit_of[legal] == led]
+    if len(follow):
+        if pos == 3 or not beats[legal == card].all():
+            return None
+        return f"{('2nd', '3rd')[pos - 1]} seat follows and wins", {
+            "lowest of the suit": int(follow.min()), "lowest winner": int(legal[beats].min()),
+        }  # fmt: skip
+    side = legal[suit_of[legal] != 3]
+    ruffs = legal[beats]
+    return f"{('2nd', '3rd', '4th')[pos - 1]} seat void in the led suit", {
+        "lowest side discard": int(side[np.argmin(rank_of[side])]) if len(side) else card,
+        "lowest winning trump": int(ruffs.min()) if len(ruffs) else card,
+    }  # fmt: skip
+
+
+def lost_alternatives(out: Path) -> str:
+    """Markdown: for each saved `lost` run under `out`, what simple rules would lose at the plays of three families
+    where the player chose its own card, valued on the true deal (the same DD values as the statistic). Families: the 2nd and 3rd seats'
+    winning follows, a void seat's ruff or discard, and leads of a side card that is not a master. A rule
+    that cannot apply at a play (no trump to lead, say) keeps the card played. Per side-hand sums with normal
+    intervals, and each rule minus the card played, paired over side-hands: a negative difference is a rule
+    that would have lost fewer DD tricks there than the player did (each play valued with the solver's
+    continuation, so how the player would go on after the other card is not counted)."""
+    deck = sl.cards.deck_for(sl.Rules().deck)
+    suit_of, rank_of = sl.masks.suit_of(np.arange(52), deck), sl.masks.rank_of(np.arange(52), deck)
+    lines = []
+    for path in sorted(out.glob("lost_*.npz")):
+        z = dict(np.load(path))  # in memory: an NpzFile reads the array again at every lookup
+        n_side = 2 * int(z["done"])
+        sums: dict[str, dict[str, np.ndarray]] = {}
+        counts: dict[str, int] = {}
+        for i in range(len(z["card"])):
+            found = _alternatives(z, i, suit_of, rank_of)
+            if found is None:
+                continue
+            family, rules = found
+            values, side = z["values"][i].astype(np.int64), int(z["side_hand"][i])
+            cells = sums.setdefault(family, {})
+            counts[family] = counts.get(family, 0) + 1
+            for name, card in ({"card played": int(z["card"][i])} | rules).items():
+                cells.setdefault(name, np.zeros(n_side))[side] += values.max() - values[card]
+        lines += [f"`{z['key']}` ({n_side} side-hands):", "",
+                  "| plays | rule | DD tricks lost per side-hand | rule minus the card played |", "|---|---|---|---|"]  # fmt: skip
+        for family, cells in sums.items():
+            played = cells["card played"]
+            lines.append(f"| {family} ({counts[family]} plays) | card played | {_interval(played)[0]:.3f} | |")
+            for name, x in cells.items():
+                if name != "card played":
+                    d = _interval(x - played)
+                    lines.append(f"| | {name} | {x.mean():.3f} | {d[0]:+.3f} ({d[1]:+.3f} to {d[2]:+.3f}) |")
         lines.append("")
     return "\n".join(lines)
 
@@ -597,6 +687,7 @@ def main() -> None:
             "lost-tables",
             "lost-situations",
             "lost-points",
+            "lost-alternatives",
             "floor",
             "bench",
         ],
@@ -631,6 +722,8 @@ def main() -> None:
         print(lost_tables())
     elif args.part == "lost-situations":
         print(lost_situations(out))
+    elif args.part == "lost-alternatives":
+        print(lost_alternatives(out))
     elif args.part == "lost-points":
         print(lost_points([out / r for r in args.runs.split(",")], args.first))
     elif args.part == "floor":

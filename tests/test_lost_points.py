@@ -104,3 +104,56 @@ def test_the_true_deal_explains_every_expert_play() -> None:
             world[3] ^= np.uint64((1 << a) | (1 << b))
             misses.append(_play_misses(world[None, :], log.bids[0], history, 8, 0)[0])
     assert misses and max(misses) > 0 and min(misses) == 0
+
+
+def test_simple_rules_are_valued_where_the_card_played_lost(tmp_path: Path) -> None:
+    """`strong_pimc.py lost-alternatives` on two hand-made plays (one per side-hand) and one it skips.
+
+    Side-hand 0: seat 0 leads the 9C (the AC is out, so not a master) from 2C 9C AH 2S; the solver's values
+    2C 3, 9C 2, AH 3, 2S 1 (tricks the side keeps). Side-hand 1: seat 1, second and void in diamonds under seat
+    0's KD, ruffs with the 9S from 8C 3H 4S 9S; values 8C 0, 3H 1, 4S 2, 9S 1 (the lowest discard is the 3H, by
+    rank). Seat 3 following clubs fourth is in no family.
+    """
+    from strong_pimc import lost_alternatives
+
+    def mask(*ids: int) -> np.uint64:
+        return np.uint64(sum(1 << i for i in ids))
+
+    c2, c8, c9, ca, dk, h3, ha, s2, s4, s9 = 0, 6, 7, 12, 24, 27, 38, 39, 41, 46
+    deal = [mask(c2, c9, ha, s2), mask(c8, h3, s4, s9), mask(ca, 8, 9, 10), mask(4, 13, 14, 15)]
+    values = np.full((3, 52), -1, dtype=np.int8)
+    for card, v in ((c2, 3), (c9, 2), (ha, 3), (s2, 1)):
+        values[0, card] = v
+    for card, v in ((c8, 0), (h3, 1), (s4, 2), (s9, 1)):
+        values[1, card] = v
+    values[2, 4] = 0  # the 6C, the fourth seat following the 3C 4C 5C
+    np.savez(
+        tmp_path / "lost_0.npz",
+        done=np.array(1),
+        key=np.array("made up"),
+        hands=np.array([deal, deal, deal], dtype=np.uint64),
+        trick=np.array([[-1, -1, -1, -1], [dk, -1, -1, -1], [1, 2, 3, -1]]),
+        leader=np.array([0, 0, 0]),
+        pos=np.array([0, 1, 3]),
+        card=np.array([c9, s9, 4]),
+        side_hand=np.array([0, 1, 1]),
+        values=values,
+    )
+    rows = {}
+    family = ""
+    for line in lost_alternatives(tmp_path).splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 4 and cells[1] and cells[2][:1].isdigit():
+            family = cells[0] or family
+            rows[(family.split(" (")[0], cells[1])] = (cells[2], cells[3].split(" ")[0])
+    lead, void = "lead of a side card that is not a master", "2nd seat void in the led suit"
+    assert rows == {
+        (lead, "card played"): ("0.500", ""),
+        (lead, "lowest of its suit"): ("0.000", "-0.500"),
+        (lead, "highest of its suit"): ("0.500", "+0.000"),
+        (lead, "lowest trump"): ("1.000", "+0.500"),
+        (lead, "lowest side master"): ("0.000", "-0.500"),
+        (void, "card played"): ("0.500", ""),
+        (void, "lowest side discard"): ("0.500", "+0.000"),
+        (void, "lowest winning trump"): ("0.000", "-0.500"),
+    }
