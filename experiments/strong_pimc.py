@@ -269,16 +269,21 @@ def _holding(cards: list[int], suit_of: np.ndarray) -> int:
     return best
 
 
+def _unseen(hands: np.ndarray, seat: int) -> int:
+    """The cards `seat` cannot see at a checked play: the other seats' unplayed hands, as one mask."""
+    return sum(int(hands[other]) for other in range(4) if other != seat)
+
+
+def _master(card: int, unseen: int, deck: sl.cards.Deck) -> bool:
+    """Whether no unseen card of `card`'s suit ranks above it (what the seat can tell from the play)."""
+    return unseen & int(deck.suit_masks[deck.suit_of[card]]) & ~((1 << (card + 1)) - 1) == 0
+
+
 def _situation(hands: np.ndarray, trick: np.ndarray, leader: int, pos: int, card: int, deck: sl.cards.Deck) -> str:
     """What a checked play was, as the acting seat saw it: a lead (trump or side; master, honour or low), or
     a follow (its seat; following and winning or under, ruff, underruff, discard; who held the trick)."""
-    suits = [int(m) for m in deck.suit_masks]
-    seat = (leader + pos) % 4
-    unseen = 0
-    for other in range(4):
-        unseen |= int(hands[other]) if other != seat else 0
     suit = int(deck.suit_of[card])
-    master = unseen & suits[suit] & ~((1 << (card + 1)) - 1) == 0
+    master = _master(card, _unseen(hands, (leader + pos) % 4), deck)
     if pos == 0:
         kind = "master" if master else ("honour" if deck.cards[card][0] in "TJQK" else "low")
         return f"lead {'trump' if suit == 3 else 'side'} {kind}"
@@ -318,26 +323,19 @@ def lost_situations(out: Path, top: int = 12) -> str:
     return "\n".join(lines)
 
 
-def _alternatives(z: Any, i: int, suit_of: np.ndarray, rank_of: np.ndarray) -> tuple[str, dict[str, int]] | None:
+def _alternatives(z: Any, i: int, deck: sl.cards.Deck, rank_of: np.ndarray) -> tuple[str, dict[str, int]] | None:
     """The family of play `i` of a saved `lost` run and the card each simple rule would play there (None: none
     of the families). Every rule reads only what the acting seat sees (its hand, the trick, the cards out)."""
     pos, card = int(z["pos"][i]), int(z["card"][i])
-    seat = (int(z["leader"][i]) + pos) % 4
+    suit_of = deck.suit_of
     legal = np.flatnonzero(z["values"][i] >= 0)
-    unseen = np.zeros(52, dtype=bool)
-    for other in range(4):
-        if other != seat:
-            unseen |= (int(z["hands"][i][other]) >> np.arange(52)) & 1 == 1
-
-    def master(c: int) -> bool:  # no card of its suit out above it (what the seat can tell from the play)
-        return not unseen[(suit_of == suit_of[c]) & (np.arange(52) > c)].any()
-
     if pos == 0:
-        if suit_of[card] == 3 or master(card):
+        unseen = _unseen(z["hands"][i], int(z["leader"][i]))
+        if suit_of[card] == 3 or _master(card, unseen, deck):
             return None
         mine = legal[suit_of[legal] == suit_of[card]]
         trumps = legal[suit_of[legal] == 3]
-        masters = [int(c) for c in legal if suit_of[c] != 3 and master(int(c))]
+        masters = [int(c) for c in legal if suit_of[c] != 3 and _master(int(c), unseen, deck)]
         return "lead of a side card that is not a master", {
             "lowest of its suit": int(mine.min()), "highest of its suit": int(mine.max()),
             "lowest trump": int(trumps.min()) if len(trumps) else card,
@@ -362,15 +360,15 @@ def _alternatives(z: Any, i: int, suit_of: np.ndarray, rank_of: np.ndarray) -> t
 
 
 def lost_alternatives(out: Path) -> str:
-    """Markdown: for each saved `lost` run under `out`, what simple rules would lose at the plays of three families
-    where the player chose its own card, valued on the true deal (the same DD values as the statistic). Families: the 2nd and 3rd seats'
+    """Markdown: for each saved `lost` run under `out`, what simple rules would lose at the plays of three
+    families, valued on the true deal (the same DD values as the statistic). Families: the 2nd and 3rd seats'
     winning follows, a void seat's ruff or discard, and leads of a side card that is not a master. A rule
     that cannot apply at a play (no trump to lead, say) keeps the card played. Per side-hand sums with normal
     intervals, and each rule minus the card played, paired over side-hands: a negative difference is a rule
     that would have lost fewer DD tricks there than the player did (each play valued with the solver's
     continuation, so how the player would go on after the other card is not counted)."""
     deck = sl.cards.deck_for(sl.Rules().deck)
-    suit_of, rank_of = sl.masks.suit_of(np.arange(52), deck), sl.masks.rank_of(np.arange(52), deck)
+    rank_of = sl.masks.rank_of(np.arange(52), deck)
     lines = []
     for path in sorted(out.glob("lost_*.npz")):
         z = dict(np.load(path))  # in memory: an NpzFile reads the array again at every lookup
@@ -378,7 +376,7 @@ def lost_alternatives(out: Path) -> str:
         sums: dict[str, dict[str, np.ndarray]] = {}
         counts: dict[str, int] = {}
         for i in range(len(z["card"])):
-            found = _alternatives(z, i, suit_of, rank_of)
+            found = _alternatives(z, i, deck, rank_of)
             if found is None:
                 continue
             family, rules = found

@@ -106,7 +106,7 @@ def test_the_true_deal_explains_every_expert_play() -> None:
     assert misses and max(misses) > 0 and min(misses) == 0
 
 
-def test_simple_rules_are_valued_where_the_card_played_lost(tmp_path: Path) -> None:
+def test_simple_rules_are_valued_at_the_plays_of_each_family(tmp_path: Path) -> None:
     """`strong_pimc.py lost-alternatives` on two hand-made plays (one per side-hand) and one it skips.
 
     Side-hand 0: seat 0 leads the 9C (the AC is out, so not a master) from 2C 9C AH 2S; the solver's values
