@@ -57,6 +57,16 @@ def test_text_has_deal_bids_tricks_and_score(records: Path) -> None:
     assert str(record) == text
 
 
+def test_a_ten_is_written_as_in_the_trick_table(records: Path) -> None:
+    """The deal's rows use the card labels' notation of the trick table (`TS`): a ten is `T`, never `10`."""
+    for game, hand in ((2, 1), (3, 0)):
+        text = show(read_hand(records, game, hand))
+        rows = [line[11:] for line in text.splitlines() if line[:1] in "\u2660\u2665\u2666\u2663"]
+        tokens = " ".join(rows).split()
+        assert "10" not in tokens and tokens.count("T") == 4, rows  # the four tens of the deck, one per suit row
+        assert re.search(r"\bT[SHDC]\*?(\s|$)", text, flags=re.M), "the trick table writes a ten as TS, TH, TD, TC"
+
+
 def test_trick_winners_match_the_engine(records: Path) -> None:
     for record in read_records(records):
         hand = Hand.of(record)

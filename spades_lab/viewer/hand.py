@@ -68,10 +68,12 @@ class Hand:
 
     @staticmethod
     def short(card: str, block: int) -> str:
-        """The rank alone where the printed suit is the block's (`A` in spades), the full label otherwise (`2C`, `BJ`)."""
+        """The rank alone where the printed suit is the block's (`A` in spades), the full label otherwise (`2C`, `BJ`).
+
+        A ten is `T`, as in the card labels of the trick table, records and positions: one notation throughout."""
         if card in JOKERS or natural_suit(card) != block:
             return card
-        return "10" if card[0] == "T" else card[0]
+        return card[0]
 
     def bidding_order(self) -> list[int]:
         dealer = int(self.record["dealer"])
