@@ -21,6 +21,7 @@ docs: $(BIN)/python
 
 run: install
 	$(BIN)/spades-lab run --out results/default
+	@echo 'spades-lab is installed in $(VENV), not on your PATH: run $(BIN)/spades-lab ..., or first: source $(BIN)/activate'
 
 test: dev
 	$(BIN)/ruff check spades_lab tests
