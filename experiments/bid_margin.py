@@ -10,7 +10,7 @@ a curve of it hours. It is run as a check instead, at a small scale: single hand
 `expert` play, `dd(worlds=4, -nil, margin=m)` and `calibrated(dd_margin=m, -nil)` each against counting
 at the margins DD_MARGINS, points per hand paired by deal.
 
-The tournaments at the shipped margin (`calibrated`'s default) are the issue's comparison of `calibrated`
+The tournaments at the shipped margin (`calibrated`'s default) are the comparison of `calibrated`
 with `counting`, played at a larger budget under `expert` (the aim: a paired win rate of at least 55%).
 """
 

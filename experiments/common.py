@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 """The repository root: results go to ROOT/results/NAME by default."""
 
 SEED = 6
-"""One fixed seed for every experiment (issue 6): deals depend only on (seed, game id, hand)."""
+"""One fixed seed for every experiment: deals depend only on (seed, game id, hand)."""
 
 RULES = sl.Rules(hand_cap=200)
 """The standard rules (500 to win, bags 10 -> -100, nil 100) with games stopped after 200 hands; a
@@ -414,7 +414,7 @@ class Timer:
 
 
 # ----------------------------------------------------------------------------------------------
-# Play engines (issue 14): every experiment answers its question under three card players
+# Play engines: every experiment answers its question under three card players
 
 
 @dataclass(frozen=True)

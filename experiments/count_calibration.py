@@ -1,4 +1,4 @@
-"""What each part of the cheat sheet's trick count is worth in double-dummy tricks (issue 14).
+"""What each part of the cheat sheet's trick count is worth in double-dummy tricks.
 
 Random deals, deal i from (seed, i) alone, solved double dummy under two rules: `broken` (spades broken from
 the first lead: bridge with spades as trumps, solved by DDS through `endplay` when it imports, else by
@@ -560,10 +560,10 @@ def readme(out: Path, broken: pd.DataFrame, spades: pd.DataFrame, base: Fits, ex
 
     wider = (tb["standard_added_hi"] - tb["standard_added_lo"]) >= (tb["standard_hi"] - tb["standard_lo"]) - 1e-12
     coverage = (
-        f"It rests on {nb:,} deals with spades broken (the issue asks for at least 100,000) and {npaired:,} of them "
+        f"It rests on {nb:,} deals with spades broken (at least 100,000 were asked for) and {npaired:,} of them "
         "also solved under the standard rules."
         if nb >= 100_000
-        else f"**It rests on {nb:,} deals with spades broken, not the 100,000 the issue asks for**, and {npaired:,} of "
+        else f"**It rests on {nb:,} deals with spades broken, not the 100,000 asked for**, and {npaired:,} of "
         "them also solved under the standard rules; the same command resumes."
     )
     by_solver = broken["solver"].value_counts().to_dict()

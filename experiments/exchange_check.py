@@ -1,4 +1,4 @@
-"""Issue 13: does the corrected `high` exchange stop handing the same cards back, and help the nil?
+"""Does the corrected `high` exchange stop handing the same cards back, and help the nil?
 
 Four `counting+tips` players, 300 games per rules, with the exchange before this change (highest
 trick values both ways, re-created here as `OldHigh`) and the corrected one. Run:
@@ -19,7 +19,7 @@ from spades_lab.rules import PRESETS
 
 
 class OldHigh:
-    """The exchange before issue 13: both sides pass their highest cards by trick value."""
+    """The exchange before the correction: both sides pass their highest cards by trick value."""
 
     name = "old-high"
 

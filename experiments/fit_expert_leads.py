@@ -39,7 +39,7 @@ shipped and the rolled-with weights: one lead changed at a time, the expert play
     cd experiments && ../.venv/bin/python fit_expert_leads.py --rollout points --ridge 1000 --margin 0.05 \
         --rollout-weights /tmp/w1.json --weights-out /tmp/w2.json
 
-What it measured (results/strong_players/pimc.md, "Seventh session"): the continuation-fitted leads gain more
+What it measured (results/strong_players/pimc.md): the continuation-fitted leads gain more
 tricks as the expert plays on (+0.069 against +0.032 for the DD-fitted weights, per side-hand, one lead at a
 time) but played out they RAISE the whole-hand DD loss (1.69 against 1.57): the tricks they gain come partly
 from the opponents' later mistakes, which the DD statistic counts as losses.

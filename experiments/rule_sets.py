@@ -1,6 +1,6 @@
-"""Issue 13: do expert games finish under every rule set, and what does the table bid?
+"""Do expert games finish under every rule set, and what does the table bid?
 
-Four `counting+tips` players play complete games under each preset and field of issue 13; per rule
+Four `counting+tips` players play complete games under each preset and variant field; per rule
 set it prints the games finished (the rest hit max_hands), the mean hands per game, the mean table
 bid (all the bids added up, nil 0) and the most extreme score seen. Run:
 `.venv/bin/python experiments/rule_sets.py --games 2000 --seed 7` (`--only cutthroat` for one row,

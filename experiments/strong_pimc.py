@@ -1,6 +1,6 @@
 """The `pimc` search player's figures, one part at a time (each part bounded, each result saved as JSON).
 
-The parts of issue 10's pimc targets, measured after the solver speed-up (branch ddspeed):
+The parts of the strong players' DD and timing targets:
 - `match`: the 200-deal duplicate single-hand match counting+pimc vs counting+expert (points per hand,
   paired margin; prints the wall time and the CPU time of play, the workers' included);
 - `tips`: duplicate games (to 500, 200-hand cap) counting+pimc vs counting+tips, `--deals` deals;

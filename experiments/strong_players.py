@@ -43,7 +43,7 @@ ABLATION_DEALS = 600
 EXPERT = "counting+expert"
 TIPS = "counting+tips"
 PIMC = "counting+pimc"
-PIMC_DEALS = 200  # single hands, duplicate: the issue's timed match
+PIMC_DEALS = 200  # single hands, duplicate: the timed match
 PIMC_GAME_DEALS = 600  # whole games against tips, as many deals as expert vs tips: about 30 minutes of play on 2 cores
 LOST_HANDS = 100  # hands per player for the DD tricks lost
 LOST_TRICKS = 7  # the endings checked: the last 7 tricks (full-deal solves take seconds each)
@@ -70,7 +70,7 @@ def dd_tricks_lost(player: str, hands: int, seed: int, last: int = LOST_TRICKS) 
     return float(x.mean()), float(x.mean() - 1.96 * se), float(x.mean() + 1.96 * se), len(x)
 
 
-WHOLE_HAND_TARGETS = {TIPS: "2.35 (the issue's measure of tips)", EXPERT: "<= 1.5", PIMC: "<= 0.8"}
+WHOLE_HAND_TARGETS = {TIPS: "2.35 (the reference measure of tips)", EXPERT: "<= 1.5", PIMC: "<= 0.8"}
 
 
 def measured_player(name: str, entry: dict) -> str:
@@ -91,7 +91,7 @@ def measured_player(name: str, entry: dict) -> str:
 
 
 def whole_hand_lost(out) -> tuple[str, str]:
-    """The issue's DD statistic over whole hands, as `strong_pimc.py lost` measured it (pimc_lost.json).
+    """The DD statistic over whole hands, as `strong_pimc.py lost` measured it (pimc_lost.json).
 
     Every card of all 13 tricks is a full-deal solve (seconds each), so this script does not replay them:
     it reports the saved measurements (`cd experiments && ../.venv/bin/python strong_pimc.py lost --hands N
@@ -120,7 +120,7 @@ def whole_hand_lost(out) -> tuple[str, str]:
                      f"{measured_player(name, entry) or 'the current player'} |")  # fmt: skip
     parts = [f"{n.split('+')[1]} {e['value']:.2f} ({e['lo']:.2f} to {e['hi']:.2f}, {e['side_hands']} side-hands"
              + (f"; {why}" if (why := measured_player(n, e)) else "") + ")" for n, e in best.items()]  # fmt: skip
-    sentence = ("Over whole hands (the issue's statistic, `strong_pimc.py lost`), before their contract is made: "
+    sentence = ("Over whole hands (`strong_pimc.py lost`), before their contract is made: "
                 + ", ".join(parts) + " DD tricks lost per side per hand.") if parts else ""  # fmt: skip
     return sentence, "\n".join(lines)
 
@@ -200,7 +200,7 @@ best card minus after the card played, on the true deal, summed over the side's 
 
 {markdown_table(shown)}
 
-These are the last {LOST_TRICKS} tricks only, so they are not comparable with the issue's 2.35 for tips, which is
+These are the last {LOST_TRICKS} tricks only, so they are not comparable with the reference 2.35 for tips, which is
 over all 13 tricks: the whole-hand figures (every card of all 13 tricks valued on the true deal) are measured
 by `experiments/strong_pimc.py lost`, with their breakdown by trick and position, in [pimc.md](pimc.md).{short}"""
     return frame, sentence, body
@@ -233,7 +233,7 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2, switches=EXPERT_SWI
     speed_text = (f"Speed, `spades-lab bench --json --workload heuristic --workload expert --hands {bench_hands}` run "
                   f"3 times in this run: expert/tips hands-per-second ratios {', '.join(f'{x:.2f}' for x in ratios)} "
                   f"(median {ratios[1]:.2f}; tips at {tips_speeds} "
-                  f"hands/s). The issue asks for at least 0.7. The machine is shared by several processes, so "
+                  f"hands/s). The target is at least 0.7. The machine is shared by several processes, so "
                   f"single runs vary widely; see docs/players.md.")  # fmt: skip
     pimc_sentence = pimc_body = ""
     csvs = ["strong_players.csv"]
@@ -250,7 +250,7 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2, switches=EXPERT_SWI
     whole_sentence, whole_table = whole_hand_lost(out)
     if whole_table:
         pimc_body += (
-            "\n\n### DD tricks lost over whole hands\n\nThe issue's statistic: every card of all 13 tricks valued "
+            "\n\n### DD tricks lost over whole hands\n\nThe statistic: every card of all 13 tricks valued "
             "by the solver on the true deal (best card's tricks minus the played card's), summed per side and hand "
             "over the plays made before the side's contract is made; normal interval over side-hands. Measured by "
             "`cd experiments && ../.venv/bin/python strong_pimc.py lost --hands N --players NAME [--tag TAG]` "
@@ -272,7 +272,7 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2, switches=EXPERT_SWI
     ax.axvline(50, color="k", lw=0.8)
     ax.axvline(75, color="tab:blue", lw=0.8, ls="--")
     ax.set_yticks(y, [f"expert vs without {m}" if m != "expert vs tips" else "expert vs tips" for m in shown["match"]])
-    ax.set_xlabel("win rate of counting+expert (%), 95% Wilson interval; dashed: the issue's 75% target")
+    ax.set_xlabel("win rate of counting+expert (%), 95% Wilson interval; dashed: the 75% target")
     ax.set_title(f"counting+expert against counting+tips ({deals:,} deals) and against itself without one addition\n"
                  f"({ablation_deals:,} deals each); duplicate, both seatings; green/red: the paired test helps/hurts",
                  fontsize=9)  # fmt: skip
@@ -296,7 +296,7 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2, switches=EXPERT_SWI
               f"interval {main_row['win_lo']:.1%} to {main_row['win_hi']:.1%}, {int(main_row['finished']):,} finished "
               f"games, {deals:,} duplicate deals) and scores {main_row['points_per_hand']:.1f} points per hand "
               f"({main_row['points_per_hand_lo']:.1f} to {main_row['points_per_hand_hi']:.1f}) against "
-              f"{main_row['opponent_points_per_hand']:.1f}: it {verdict} the issue's 75% target"
+              f"{main_row['opponent_points_per_hand']:.1f}: it {verdict} the 75% target"
               f"{' with its whole interval' if verdict == 'meets' else ''}. Of its {len(ablation)} additions, "
               f"{len(helps)} measurably help, {len(hurts)} measurably hurt and {len(neutral)} make no measurable "
               f"difference. {pimc_sentence} {whole_sentence}".rstrip())  # fmt: skip
@@ -319,7 +319,7 @@ games (interval clustered by game); set rate per hand, expert vs opponent.
 {markdown_table(display)}
 
 - The head-to-head: `{EXPERT}` against `{TIPS}`, {deals:,} deals played in both seatings ({2 * deals:,} games).
-  The issue asks for at least 75% of games.
+  The target is at least 75% of games.
 - The other rows switch one expert addition off (`counting+expert(-SWITCH)`, the switches of
   `spades_lab.policies.expert`{off_note}): help (paired difference above 0): {listed(helps)}; hurt: {listed(hurts)};
   no measurable difference: {listed(neutral)}.

@@ -1,4 +1,4 @@
-"""Issue 13: which partner takes the forced nil in suicide, and do the games then finish?
+"""Which partner takes the forced nil in suicide, and do the games then finish?
 
 Four players of one kind play complete `suicide` games under each variant of the counting bidder's
 suicide nil rule (its `suicide_...` parameters); per variant it prints the games finished (the rest

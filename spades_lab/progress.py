@@ -24,7 +24,7 @@ COLD_COMPILE_SECONDS = 25
 
 
 def in_notebook() -> bool:
-    """True inside a Jupyter (IPython kernel) session."""
+    """True inside Jupyter (an IPython kernel)."""
     shell = sys.modules.get("IPython")
     if shell is None:
         return False

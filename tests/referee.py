@@ -12,18 +12,18 @@ Variants (RULES.md "Variants" and "Two-player Duel"), each a field of the rules 
     players 2 (Duel: a draft from the stock, per-player scores), deck jokers /
     jokers-2d (trump order as data), first_lead two_of_clubs / lowest_clubs,
     first_bidder, blind_nil (+ value, trail condition, exchange), big_contract
-    (10-for-200), max_team_contract, min_team_contract, nil_tricks_to_partner; and from issue 13:
+    (10-for-200), max_team_contract, min_team_contract, nil_tricks_to_partner; and the house variants:
     spades_break (off: spades may be led at any time), bid_rule suicide / whiz / mirror, moon
     ("off", "win" or a number of points), nil_exchange (cards passed each way with a plain nil),
     zero_bid "plain" (RULES.md's minimum-bid variant: 0 is a plain bid, not nil), blind_bids (a number
     of at least blind_bids bid before seeing the cards, allowed while trailing by blind_bid_trail,
     flagged in `blind` like a blind nil; its side's contract scores double, made or set);
-    partnerships False (issue 13's cutthroat: "four players, each for themselves: contracts,
+    partnerships False (cutthroat: "four players, each for themselves: contracts,
     scores, bags, nil and the target per player"): every seat is its own side, so every per-side
     field has four entries, there are no partner exchanges and no side contract limits, a game ends
     when a player reaches the target with the highest total alone (a tie for the top plays on), and
     blind nil / blind bid trails are measured against the best other player;
-    players 3 (issue 13's three-player: "three players, 17 cards each with the 2 of clubs removed,
+    players 3 (three players: "three players, 17 cards each with the 2 of clubs removed,
     each for themselves; the seat left of the dealer leads"): 17 tricks a hand, three sides of one
     seat each (scored as cutthroat's), the deck of 51 cards, a moon is all 17 tricks, and a bid may
     go up to the 17 tricks there are (min_bid..max_bid; no bid anywhere exceeds the tricks of a hand).
@@ -335,7 +335,7 @@ def score_hand(
                 new_bags += tricks[s]
 
         if sum(tricks[s] for s in seats) == tricks_per_hand(players) and not isinstance(rules["moon"], str):
-            # issue 13: a side taking all 13 tricks scores the moon value instead of this hand's points
+            # moon: a side taking all 13 tricks scores the moon value instead of this hand's points
             score, new_bags = rules["moon"], 0
         bags = bags_before[side] + new_bags
         if rules["bag_penalty_enabled"]:
@@ -552,7 +552,7 @@ def _check_bids(
 
 
 def _check_bid_rule(bids: list[int], rules: dict, players: int, deal: list[set[str]] | None, deck: RefDeck) -> None:
-    """Issue 13's bid rules, from their text:
+    """The bid rules, from their text:
     - suicide: in each partnership exactly one partner bids nil and the other at least 4;
     - whiz: every bid is nil or the number of spades (trumps) the bidder was dealt;
     - mirror: every bid is exactly that number (no spades: nil).
@@ -588,7 +588,7 @@ def _apply_exchange(
     """Replay `exchange` on the deal and return the hands it leaves.
 
     RULES.md: after declaring blind nil, the bidder and its partner exchange `blind_nil_exchange`
-    cards each way; no exchange when both partners bid blind nil. Issue 13's nil_exchange: a side
+    cards each way; no exchange when both partners bid blind nil. nil_exchange: a side
     with exactly one nil bidder, not blind, exchanges nil_exchange cards each way the same way
     (none when both partners bid nil, blind or not). Records list the partner's
     passes before the blind bidder's passes back; a pass must be a card its giver holds at that

@@ -1,4 +1,4 @@
-"""Cutthroat (`partnerships = False`, issue 13): four players, each for themselves.
+"""Cutthroat (`partnerships = False`): four players, each for themselves.
 
 "Contracts, scores, bags, nil and the target per player." Checked from outside the engine:
 (a) worked examples written by hand from that text, pinned against the engine's one outcome model

@@ -48,7 +48,7 @@ class Scenario:
     working: str
     off: str  # the switch (or switches) turned off ...
     off_card: str  # ... and what is played then
-    tips_card: str | None = None  # what counting+tips plays, when the row is one of the examples
+    tips_card: str | None = None  # what counting+tips plays, when the row is one of the worked examples
 
 
 # Trick 1 of the memory row: seat 1 shows out of clubs, partner wins with the AC.
@@ -73,7 +73,7 @@ SCENARIOS = [
         " discard: clubs hold the master KC (7C free), hearts Q-J guarded by three (2H free): the lowest free card",
         off="spare_partner_winner",
         off_card="6S",
-        tips_card="6S",  # the example: third seat ruffs partner's master with the 6S
+        tips_card="6S",  # a worked example: third seat ruffs partner's master with the 6S
     ),
     Scenario(
         "third hand high: cheapest sure winner",
@@ -105,7 +105,7 @@ SCENARIOS = [
         " seat holds it",
         off="third_hand_high",
         off_card="4C",
-        tips_card="4C",  # the example
+        tips_card="4C",  # a worked example
     ),
     Scenario(
         "memory: the fourth seat has shown out and may ruff",

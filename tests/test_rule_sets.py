@@ -1,6 +1,6 @@
-"""Issue 13's rule sets (spades_break, suicide, whiz, mirror, moon, nil_exchange) checked from outside the engine.
+"""The house rule sets (spades_break, suicide, whiz, mirror, moon, nil_exchange) checked from outside the engine.
 
-(a) Worked examples written by hand from the issue text, pinned against the engine and tests/referee.py.
+(a) Worked examples written by hand from the variants' text, pinned against the engine and tests/referee.py.
 (b) Legal bid masks of the bid rules, the players that must respect them, and the nil-exchange passes.
 (c) Simulated games of every new preset and field, turned into records and checked game by game by the
     referee (extended from the rules text) and by `records.verify`; records judged by the rules without
@@ -41,7 +41,7 @@ MOON_200 = Rules(moon=200)
 MOON_WIN = Rules(moon="win")
 PLAIN_ZERO = Rules(zero_bid="plain")
 
-# (name, rules, bids, tricks, bags_before, hand_score, bags_after): worked by hand from the issue text.
+# (name, rules, bids, tricks, bags_before, hand_score, bags_after): worked by hand from the variants' text.
 WORKED = [
     # Side 0 bid 4 + 5 and took all 13: normally 90 + 4 bags; a moon worth 200 replaces it, no bags.
     ("moon 200 replaces the hand", MOON_200, [4, 1, 5, 1], [6, 0, 7, 0], [3, 2], [200, -20], [3, 2]),

@@ -297,7 +297,7 @@ def test_hand_cap_counts_hands_played(cap: int) -> None:
 
 
 def test_double_nil_with_nil_tricks_to_partner_scores_two_failed_nils() -> None:
-    """Worked example (issue 9): failed-nil tricks to partner, nil tricks not bags, both partners nil.
+    """Worked example: failed-nil tricks to partner, nil tricks not bags, both partners nil.
 
     Bids [4, 0, 1, 0], tricks [4, 4, 1, 4]. Side 1+3 bid two nils and both failed: -100 - 100 = -200.
     It has no contract, so its 8 tricks are not overtricks: no bag points, no bags (a contract of 0

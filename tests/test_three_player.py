@@ -1,6 +1,6 @@
-"""Three players (`players = 3`, the `three-player` preset, issue 13), checked from outside the engine.
+"""Three players (`players = 3`, the `three-player` preset), checked from outside the engine.
 
-The issue's text: "three players, 17 cards each with the 2 of clubs removed, each for themselves; the
+The variant's text: "three players, 17 cards each with the 2 of clubs removed, each for themselves; the
 seat left of the dealer leads". Worked examples by hand, pinned against the engine's scoring and the
 referee (tests/referee.py, extended from that text); simulated games through the referee and
 `records.verify`; the deal, the views and what the rules refuse.

@@ -1,4 +1,4 @@
-"""Every rules variant of RULES.md checked from outside the engine (GitHub issue 3).
+"""Every rules variant of RULES.md checked from outside the engine.
 
 (a) Worked examples of each scoring variant, written by hand from RULES.md, pinned against both the
     engine's `score_hands` and the independent referee (tests/referee.py).

@@ -16,7 +16,7 @@ import numpy as np
 from spades_lab.env.batch import BatchEnv
 
 BENCH_TABLES = 4096
-"""Tables stepped together in the bench (the issue's n = 4096)."""
+"""Tables stepped together in the bench (n = 4096)."""
 
 
 def batch_env_rate(hands: int, seed: int, n: int = BENCH_TABLES) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 Figures are built from `matplotlib.figure.Figure` with an Agg canvas rather than through pyplot,
 so drawing a plot never registers a figure in pyplot's global list (nothing to close, no leak in
-long sessions or tests) and never depends on, or changes, the interactive backend. A notebook
+long-running notebooks or tests) and never depends on, or changes, the interactive backend. A notebook
 still shows them: IPython's inline display renders any Figure.
 """
 

@@ -78,7 +78,7 @@ def _serve(template: ChunkTask, chunks: Any, results: Any) -> None:
 
 
 def _live(inbox: Any, chunks: Any, results: Any) -> None:
-    """A pool's worker process: one `_serve` session per run template it is sent, until None.
+    """A pool's worker process: one `_serve` call per run template it is sent, until None.
 
     Between runs it checks every second that its parent still lives: a parent killed by a signal
     (a notebook kernel restarted) runs no exit handler to stop the pool, and its idle workers
