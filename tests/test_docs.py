@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import subprocess
 import sys
 from dataclasses import fields
@@ -143,3 +144,84 @@ def test_runnable_examples_run(tmp_path: Path, monkeypatch) -> None:
         namespace: dict = {}
         exec(compile(_blocks(name)[index], f"docs/{name}", "exec"), namespace)
     assert namespace["sl"].decide("counting+tips", namespace["position"]) == {"seat": 1, "bid": 6}
+
+
+README = ROOT / "README.md"
+
+
+def _section(text: str, heading: str) -> str:
+    """The text under `heading` up to the next `## ` heading."""
+    return text.split(f"\n{heading}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_readme_is_short_and_links_work() -> None:
+    text = README.read_text()
+    assert len(text.splitlines()) <= 250
+    for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
+        if not target.startswith("http"):
+            assert (ROOT / target).exists(), f"README links {target}, which is not in the repository"
+    assert re.search(r"!\[[^\]]*\]\(results/default/plots/\w+\.png\)", text), "the README shows a figure"
+
+
+def test_readme_tasks_run_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The three everyday tasks, in order, in an empty folder: each command as typed (through the CLI's main) and
+    each Python block saved as a script and run as one, so a script with workers must be safe as a file."""
+    from spades_lab.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    blocks = re.findall(r"```(sh|python)\n(.*?)```", _section(README.read_text(), "## Three everyday tasks"), re.S)
+    assert [kind for kind, _ in blocks] == ["sh", "python", "sh", "python"]
+    outputs = []
+    for number, (kind, code) in enumerate(blocks):
+        if kind == "sh":
+            for line in code.splitlines():
+                argv = shlex.split(line.split("  #")[0])
+                assert argv[0] == ".venv/bin/spades-lab", line  # the command a newcomer has after `make run`
+                assert main(argv[1:]) == 0, line
+            continue
+        script = tmp_path / f"example_{number}.py"
+        script.write_text(code)
+        run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600)
+        assert run.returncode == 0, run.stderr[-3000:]
+        outputs.append(run.stdout)
+    assert (tmp_path / "results" / "compare" / "plots" / "bags.png").exists()
+    assert (tmp_path / "bags.png").exists() and (tmp_path / "sets.png").exists()
+    # the text under the comparison says cautious+tips comes out ahead: its paired interval is above zero
+    row = next(line.split() for line in outputs[0].splitlines() if line.split()[:1] == ["cautious+tips"])
+    assert float(row[-2]) > 0, outputs[0]
+
+
+def test_readme_first_result_quotes_the_results() -> None:
+    """Every figure the README's explanation of the first result quotes is the one its source holds."""
+    import pandas as pd
+
+    text = _section(README.read_text(), "## The first result")
+    matchups = pd.read_csv(ROOT / "results" / "default" / "matchups.csv")
+    row = matchups[(matchups["entrant"] == "cautious+tips") & (matchups["opponent"] == "counting+tips")].iloc[0]
+    assert (
+        f"+{row['paired_win_diff']:.3f}, 95% interval {row['paired_win_lo']:.3f} to {row['paired_win_hi']:.3f}" in text
+    )
+    sources = {
+        "bid_totals": ["60.9% (60.6% to 61.1%)"],
+        "cautious_bags": ["+104 (+102 to +105)", "+13.3% (+11.0% to +15.6%)", "23.8%", "5.2%", "3,000"],
+    }
+    for name, figures in sources.items():
+        result = (ROOT / "results" / name / "README.md").read_text()
+        for figure in figures:
+            assert figure in text and figure in result, (name, figure)
+
+
+def test_readme_experiments_section_is_the_generators() -> None:
+    sys.path.insert(0, str(ROOT / "experiments"))
+    try:
+        import readme_section
+    finally:
+        sys.path.remove(str(ROOT / "experiments"))
+    text = README.read_text()
+    assert "\n" + readme_section.section() in text, "run `.venv/bin/python experiments/readme_section.py --write`"
+
+
+def test_make_run_says_how_to_reach_the_command() -> None:
+    makefile = (ROOT / "Makefile").read_text()
+    run_recipe = makefile.split("\nrun:")[1].split("\n\n")[0]
+    assert ".venv/bin/spades-lab" in run_recipe.replace("$(BIN)", ".venv/bin") and "activate" in run_recipe
