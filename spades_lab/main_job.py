@@ -46,24 +46,67 @@ def main_job(
     return result.summary
 
 
+def _interval(value: float, lo: float, hi: float) -> str:
+    return f"{value:+.3f} ({lo:.3f} to {hi:.3f})"
+
+
+def _answer(result: TournamentResult) -> str:
+    """Who wins the most finished games, then every head-to-head by its paired win difference over the same deals."""
+    best = result.summary.sort_values("win_rate", ascending=False).iloc[0]
+    parts = [f"`{best['entrant']}` wins the most finished games ({best['win_rate']:.1%}, {best['win_lo']:.1%} to "
+             f"{best['win_hi']:.1%})"]  # fmt: skip
+    ahead = result.matchups[result.matchups["paired_win_diff"] > 0].sort_values("paired_win_diff", ascending=False)
+    for _, row in ahead.iterrows():
+        verdict = "beats" if row["paired_win_lo"] > 0 else "is not measurably better than"
+        parts.append(f"`{row['entrant']}` {verdict} `{row['opponent']}` (paired win difference "
+                     f"{_interval(row['paired_win_diff'], row['paired_win_lo'], row['paired_win_hi'])})")  # fmt: skip
+    return "; ".join(parts) + "."
+
+
+def _why_cautious_wins(result: TournamentResult) -> str:
+    """The run's surprise, explained where it is shown: the sheet's count overbids (measured by two experiments)."""
+    m = result.matchups
+    row = m[(m["entrant"] == "cautious+tips") & (m["opponent"] == "counting+tips")]
+    if row.empty or not row.iloc[0]["paired_win_lo"] > 0:
+        return ""
+    return (
+        "\n\nWhy the cautious bidder (the count minus one) beats the full cheat sheet: the sheet's count overbids."
+        " Four counting players bid 13 or more on most hands ([bid_totals](../bid_totals/README.md)), and a cautious"
+        " side is set far less often; its extra bags cost less than those sets"
+        " ([cautious_bags](../cautious_bags/README.md))."
+    )
+
+
 def _write_readme(out: Path, result: TournamentResult, table: str) -> None:
-    """A reader's page for the default run: what was played, the summary, the plots, how to redo it."""
+    """A reader's page for the default run: the question, the answer, the figures, the method and the command."""
     names = ", ".join(f"`{n}`" for n in result.summary["entrant"])
     plots = "\n".join(f"![{p.stem}](plots/{p.name})" for p in sorted((out / "plots").glob("*.png")))
+    grid = "![matchups](plots/matchups.png)\n\n" if (out / "plots" / "matchups.png").exists() else ""
     out.joinpath("README.md").write_text(
         f"""# The default run (`make run`)
 
-Duplicate round robin of {names}: every deal played in both seatings, games to 500 capped at
-{RULES.hand_cap} hands (a capped game counts as unfinished, never as a win). {result.total_games:,} games,
-{result.total_hands:,} hands. Regenerate with `make run` (or `spades-lab run --out results/default`); the
-per-game and per-hand Parquet tables it also writes here are not committed.
+**Question.** Which of {names} wins, and by how much head to head over the same deals?
 
-Win rates are over finished games with 95% Wilson intervals; `summary.csv`, `matchups.csv` (with duplicate
-paired differences) and `bid_totals.csv` hold every figure.
+**Answer.** {_answer(result)}{_why_cautious_wins(result)}
+
+{grid}**Method.** Duplicate round robin of {names}: every deal played in both seatings, so the luck of the
+cards cancels in the paired differences; games to 500 capped at {RULES.hand_cap} hands (a capped game counts
+as unfinished, never as a win). {result.total_games:,} games, {result.total_hands:,} hands. Win rates are over
+finished games with 95% Wilson intervals, paired win differences per deal with 95% normal intervals;
+`summary.csv`, `matchups.csv` and `bid_totals.csv` hold every figure (the per-game and per-hand Parquet tables
+the run also writes here are not committed).
 
 ```
 {table}
 ```
+
+**Command.**
+
+```sh
+make run    # or: .venv/bin/spades-lab run --out results/default
+```
+
+## Every figure
 
 {plots}
 """

@@ -225,3 +225,23 @@ def test_make_run_says_how_to_reach_the_command() -> None:
     makefile = (ROOT / "Makefile").read_text()
     run_recipe = makefile.split("\nrun:")[1].split("\n\n")[0]
     assert ".venv/bin/spades-lab" in run_recipe.replace("$(BIN)", ".venv/bin") and "activate" in run_recipe
+
+
+def test_index_links_every_page() -> None:
+    linked = set(re.findall(r"\]\(([\w-]+\.md)", page("index.md")))
+    missing = {p.name for p in DOCS.glob("*.md")} - {"index.md"} - linked
+    assert not missing, f"docs/index.md does not link {sorted(missing)}"
+
+
+def test_every_figure_is_shown_and_every_image_is_there() -> None:
+    """The plots page shows every figure of the default run, the getting-started page some, and every image a page
+    shows is a file of the repository (the same relative link works on GitHub and, through docs/hooks.py, in
+    the built site)."""
+    figures = sorted((ROOT / "results" / "default" / "plots").glob("*.png"))
+    assert figures
+    for figure in figures:
+        assert f"](../results/default/plots/{figure.name})" in page("plots.md"), figure.name
+    assert "](../results/default/plots/matchups.png)" in page("getting-started.md")
+    for md in DOCS.glob("*.md"):
+        for target in re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", md.read_text()):
+            assert (DOCS / target).resolve().is_file(), f"docs/{md.name} shows {target}, which is not there"
