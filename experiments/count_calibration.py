@@ -576,6 +576,9 @@ def readme(out: Path, broken: pd.DataFrame, spades: pd.DataFrame, base: Fits, ex
     extra = "\n".join(f"- `{k}`: {v}" for k, v in EXTRA.items())
     text = f"""# Count calibration: what each part of the trick count is worth double dummy
 
+**Question.** The cheat sheet counts one trick for each ace, each guarded king, each queen beside its ace or
+king and each spade beyond the third: what is each of them worth in double-dummy tricks?
+
 **Answer.** Under the standard rules, a side's DD tricks rise by {w("ace_spade")} per ace of spades, {w("side_ace")} per side ace, {w("side_king")} per guarded side king, {w("side_queen")} per side queen held with its suit's ace or king, and {w("spade_length_value")} per spade beyond the third. The sheet counts each of them 1. Against a side ace, a side queen beside its ace or king is worth {r("side_queen")} and a guarded side king {r("side_king")} (a probe with a bridge DD solver found about 0.2 and 0.63). The first-trick rule (no spade lead to the first trick) is worth {w("on_lead", "correction")} tricks to the side on lead, against {w("on_lead", "broken")} for the lead itself when spades are broken. {coverage}
 
 ## Method

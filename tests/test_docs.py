@@ -245,3 +245,35 @@ def test_every_figure_is_shown_and_every_image_is_there() -> None:
     for md in DOCS.glob("*.md"):
         for target in re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", md.read_text()):
             assert (DOCS / target).resolve().is_file(), f"docs/{md.name} shows {target}, which is not there"
+
+
+def _states_question_answer_figure_method_command(text: str) -> None:
+    for part in ("**Question.**", "**Answer.**", "**Method.**", "```sh"):
+        assert part in text, part
+    assert re.search(r"!\[[^\]]*\]\([^)]+\.png\)", text), "no figure"
+
+
+def test_every_results_readme_states_question_answer_figure_method_command() -> None:
+    for readme in sorted((ROOT / "results").glob("*/README.md")):
+        text = readme.read_text()
+        assert "**Question.**" in text and "**Answer.**" in text, readme
+        assert re.search(r"!\[[^\]]*\]\([^)]+\.png\)", text) and "```sh" in text, readme
+    _states_question_answer_figure_method_command((ROOT / "results" / "default" / "README.md").read_text())
+
+
+def test_default_run_readme_answers_from_its_own_tables(tmp_path: Path) -> None:
+    from spades_lab.main_job import main_job
+
+    main_job(tmp_path, games=4, entrants=("counting+tips", "cautious+tips"), workers=1, chunk_games=4)
+    text = (tmp_path / "README.md").read_text()
+    _states_question_answer_figure_method_command(text)
+    matchups = pd_read_csv(tmp_path / "matchups.csv")
+    ahead = matchups[matchups["paired_win_diff"] > 0]
+    for _, row in ahead.iterrows():
+        assert f"`{row['entrant']}`" in text and f"{row['paired_win_diff']:+.3f} ({row['paired_win_lo']:.3f}" in text
+
+
+def pd_read_csv(path: Path):
+    import pandas as pd
+
+    return pd.read_csv(path)
