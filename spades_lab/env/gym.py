@@ -10,7 +10,7 @@ actions in the game state's OpenSpiel numbering. Reward: the learner's side's ha
 hand ends (`reward="win"`: +1 / -1 when the game ends). An illegal action ends the episode with
 `illegal_reward` (default -1) and `info["illegal"] = True`, or raises with `illegal="raise"`.
 
-Needs the `rl` extra (`pip install 'spades-lab[rl]'`).
+Needs the `rl` extra (in the clone: `.venv/bin/pip install -e '.[rl]'`).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ state's OpenSpiel numbering (66 actions, see `spades_lab.engine.state`):
 Observations are `{"observation": float32[671], "action_mask": int8[66]}` (`spades_lab.env.encode`);
 rewards are each side's hand score when a hand ends (`reward="win"`: +1 / -1 at the game's end).
 
-Needs the `rl` extra (`pip install 'spades-lab[rl]'`).
+Needs the `rl` extra (in the clone: `.venv/bin/pip install -e '.[rl]'`).
 """
 
 from __future__ import annotations
