@@ -242,6 +242,10 @@ def test_every_figure_is_shown_and_every_image_is_there() -> None:
     for figure in figures:
         assert f"](../results/default/plots/{figure.name})" in page("plots.md"), figure.name
     assert "](../results/default/plots/matchups.png)" in page("getting-started.md")
+    shown = re.findall(r"^### `(\w+)`$", page("plots.md"), flags=re.M)
+    from spades_lab.plots import DD_PLOTS
+
+    assert {*PLOTS, *DD_PLOTS} <= set(shown), {*PLOTS, *DD_PLOTS} - set(shown)  # every plot has its section
     for md in DOCS.glob("*.md"):
         for target in re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", md.read_text()):
             assert (DOCS / target).resolve().is_file(), f"docs/{md.name} shows {target}, which is not there"
