@@ -15,7 +15,7 @@ import pytest
 
 import spades_lab
 from spades_lab.cli import build_parser
-from spades_lab.plots import PLOTS
+from spades_lab.plots import DD_PLOTS, PLOTS
 from spades_lab.policies.catalogue import catalogue
 from spades_lab.policies.registry import range_text
 from spades_lab.rules import PRESETS, Rules
@@ -243,8 +243,6 @@ def test_every_figure_is_shown_and_every_image_is_there() -> None:
         assert f"](../results/default/plots/{figure.name})" in page("plots.md"), figure.name
     assert "](../results/default/plots/matchups.png)" in page("getting-started.md")
     shown = re.findall(r"^### `(\w+)`$", page("plots.md"), flags=re.M)
-    from spades_lab.plots import DD_PLOTS
-
     assert {*PLOTS, *DD_PLOTS} <= set(shown), {*PLOTS, *DD_PLOTS} - set(shown)  # every plot has its section
     for md in DOCS.glob("*.md"):
         for target in re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", md.read_text()):
