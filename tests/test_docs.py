@@ -279,3 +279,17 @@ def pd_read_csv(path: Path):
     import pandas as pd
 
     return pd.read_csv(path)
+
+
+def test_getting_started_summary_is_the_default_runs() -> None:
+    """The summary the getting-started page prints is results/default/summary.csv, to the digit shown."""
+    import pandas as pd
+
+    summary = pd.read_csv(ROOT / "results" / "default" / "summary.csv").set_index("entrant")
+    block = page("getting-started.md").split("The summary, one row per entrant")[1].split("```")[1]
+    header, *rows = [line.split() for line in block.strip().splitlines()]
+    assert len(rows) == len(summary)
+    for row in rows:
+        for column, shown in zip(header[1:], row[1:], strict=True):
+            value = summary.loc[row[0], column]
+            assert shown == (f"{value:.3f}" if "." in shown else str(int(value))), (row[0], column, shown, value)
