@@ -293,3 +293,16 @@ def test_getting_started_summary_is_the_default_runs() -> None:
         for column, shown in zip(header[1:], row[1:], strict=True):
             value = summary.loc[row[0], column]
             assert shown == (f"{value:.3f}" if "." in shown else str(int(value))), (row[0], column, shown, value)
+
+
+def test_getting_started_and_tournament_scripts_run(tmp_path: Path) -> None:
+    """The getting-started page's Python block as written, and the tournaments page's worker example (at 100
+    games instead of 10,000) saved as a script: with workers=2 it must be safe to run as a file."""
+    examples = {"getting_started.py": _blocks("getting-started.md")[0],
+                "tournament.py": _blocks("tournaments.md")[0].replace("games=10_000", "games=100")}  # fmt: skip
+    assert 'if __name__ == "__main__":' in examples["tournament.py"] and "workers=2" in examples["tournament.py"]
+    for name, code in examples.items():
+        (tmp_path / name).write_text(code)
+        run = subprocess.run([sys.executable, name], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+        assert run.returncode == 0, (name, run.stderr[-3000:])
+    assert (tmp_path / "results" / "a" / "summary.csv").exists()
