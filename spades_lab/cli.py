@@ -17,12 +17,13 @@ import pandas as pd
 from spades_lab import __version__
 from spades_lab.engine import PolicyError, simulate_games, simulate_hands
 from spades_lab.engine.protocol import NoLegalActionError
-from spades_lab.engine.records import RecordError, RecordStream
+from spades_lab.engine.records import RecordError, RecordStream, check_output_file, write_text_atomic
 from spades_lab.engine.simulate import DEFAULT_BATCH, MAX_HANDS
+from spades_lab.names import did_you_mean
 from spades_lab.policies import PolicyNameError, describe, make_players
 from spades_lab.policies.decide import decide
 from spades_lab.policies.plugins import PluginError, import_policies
-from spades_lab.rules import PRESETS, RulesError, load_rules
+from spades_lab.rules import PRESETS, RulesError, load_rules, rules_label
 from spades_lab.stats import HandStats
 from spades_lab.tournament.plan import DEFAULT_CHUNK_GAMES
 
@@ -56,7 +57,8 @@ def _simulate(args: argparse.Namespace) -> int:
         rules = rules.replace(hand_cap=args.hand_cap)
     players = make_players(args.player or ["random"], seats=rules.players)
     stats = HandStats(rules)
-    stream = RecordStream(args.records, rules) if args.records else None  # a bad path fails here, before play
+    # a bad path (or one of the run's inputs) fails here, before play
+    stream = RecordStream(args.records, rules, inputs=[args.rules]) if args.records is not None else None
     start = time.perf_counter()
     if args.hands is not None:
         logs = simulate_hands(rules, players, args.hands, args.seed, batch_size=args.batch_size)
@@ -92,7 +94,7 @@ def _simulate(args: argparse.Namespace) -> int:
             "mean_table_bid_total": stats.mean_bid_total(), "records": args.records,
         }))  # fmt: skip
         return 0
-    print(f"players by seat: {', '.join(p.name for p in players)}; rules: {rules.preset_name() or 'custom'}")
+    print(f"players by seat: {', '.join(p.name for p in players)}; rules: {rules_label(rules)}")
     print(f"{stats.hands} hands in {elapsed:.2f} s ({stats.hands / elapsed:,.0f} hands/s)", end="")
     if args.games is not None:
         print(
@@ -172,20 +174,19 @@ def _check(args: argparse.Namespace) -> int:
         print(json.dumps({"player": args.player, "passed": True, "asked": asked}))
     else:
         counts = ", ".join(f"{n} {kind}" for kind, n in asked.items())
-        print(f"{args.player}: passed under {rules.preset_name() or 'custom rules'} ({counts} decisions asked)")
+        print(f"{args.player}: passed under {rules_label(rules)} rules ({counts} decisions asked)")
     return 0
 
 
 def _play(args: argparse.Namespace) -> int:
-    from spades_lab.env.play import parse_seat, play
+    from spades_lab.env.play import parse_seat, play, refuse_unplayable
 
     rules = load_rules(args.rules)
-    try:
-        seat = parse_seat(args.seat, rules.players)
-    except ValueError as exc:
-        return _error(exc, EXIT_USAGE)
+    refuse_unplayable(rules)
+    seat = parse_seat(args.seat, rules.players)
     seed = args.seed if args.seed is not None else int(time.time() * 1000) % 1_000_000
-    save = None if args.save.lower() == "none" else Path(args.save)
+    # checked before the table is shown: a bad path must not cost a played hand
+    save = None if args.save.lower() == "none" else check_output_file(args.save, [args.rules], option="--save")
     return play(rules, seat, args.partner, args.opponents, seed, args.clock, save)
 
 
@@ -260,8 +261,8 @@ def _show(args: argparse.Namespace) -> int:
     except HandNotFound as exc:
         print(f"spades-lab: error: {exc}", file=sys.stderr)
         return 2
-    if args.html:
-        Path(args.html).write_text(record.html())
+    if args.html is not None:
+        write_text_atomic(check_output_file(args.html, [args.source], option="--html"), record.html())
         print(f"wrote {args.html}")
     else:
         print(show(record), end="")
@@ -313,6 +314,23 @@ def _max_hands(text: str) -> int | None:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of hands (at least 1, or 'none')") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is impossible; allowed: at least 1 hand, or 'none'")
+    return value
+
+
+MAX_CLOCK = 86_400.0
+"""Longest --clock: a day per decision (longer is no clock; leave --clock out)."""
+
+
+def _seconds(text: str) -> float:
+    """argparse type of --clock: a finite number of seconds above 0 and at most a day."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= MAX_CLOCK:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(
+            f"{text} is impossible; allowed: more than 0 and at most {MAX_CLOCK:,.0f} seconds (no --clock: no limit)"
+        )
     return value
 
 
@@ -388,8 +406,20 @@ EXAMPLES = {
 }
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse naming the command or choice probably meant when one is misspelt."""
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        choices = action.choices
+        if choices is not None and value not in choices:
+            allowed = ", ".join(map(str, choices))
+            raise argparse.ArgumentError(
+                action, f"invalid choice: {value!r}{did_you_mean(value, map(str, choices))} (choose from {allowed})"
+            )
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="spades-lab", description="Simulate Spades and measure strategies.",
+    parser = _Parser(prog="spades-lab", description="Simulate Spades and measure strategies.",
                                      epilog=EXAMPLES[None], formatter_class=_Help)  # fmt: skip
     parser.add_argument("--version", action="version", version=f"spades-lab {__version__}")
     parser.add_argument("--import", dest="imports", action="append", default=[], metavar="MODULE", help=IMPORT_HELP)
@@ -514,7 +544,7 @@ def build_parser() -> argparse.ArgumentParser:
     game.add_argument("--partner", help="your partner's player name (default counting+expert, else counting+tips)")
     game.add_argument("--opponents", help="the opponents' player name (default as --partner)")
     game.add_argument("--seed", type=int, help="the game's seed (default: from the clock, printed)")
-    game.add_argument("--clock", type=float, help="seconds per decision; at expiry the table plays for you")
+    game.add_argument("--clock", type=_seconds, help="seconds per decision; at expiry the table plays for you")
     game.add_argument(
         "--save", default="spades-lab-game.jsonl", help="hand-record file of the finished hands ('none': no file)"
     )

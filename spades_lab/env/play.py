@@ -57,6 +57,16 @@ def parse_seat(text: str, players: int) -> int:
     raise ValueError(f"seat {text!r} is not at this table; seats: 0..{players - 1} or {names}")
 
 
+def refuse_unplayable(rules: Rules) -> None:
+    """The terminal table seats two partnerships or a Duel: refuse, naming the field, rules with more sides."""
+    if rules.sides > 2:
+        what = "players = 3" if rules.players == 3 else "partnerships = False (cutthroat)"
+        raise ValueError(
+            f"rules field {what} cannot be played in the terminal, which seats two partnerships or a Duel;"
+            " spades-lab simulate plays these rules"
+        )
+
+
 class TerminalGame:
     """One game at one table: the person's seat, the bots, the input and the output."""
 
@@ -72,6 +82,7 @@ class TerminalGame:
         stdin: TextIO | None = None,
         stdout: TextIO | None = None,
     ) -> None:
+        refuse_unplayable(rules)
         self.rules, self.seat, self.seed, self.clock, self.save = rules, seat, seed, clock, save
         self.stdin, self.stdout = stdin or sys.stdin, stdout or sys.stdout
         p = rules.players

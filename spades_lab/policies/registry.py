@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from spades_lab.names import did_you_mean
 from spades_lab.policies.baseline import RandomBid, RandomDraft, RandomExchange, RandomPlay
 from spades_lab.policies.player import Player
 
@@ -233,8 +234,9 @@ def resolve_part(text: str, role: str) -> tuple[Entry, Any]:
             hint = f"; {name!r} is a play policy: name a bid part too (e.g. counting+{name}), or build the part alone with play_policy({name!r})"
         elif other:
             hint = f"; {name!r} is a {'/'.join(other)} policy"
+        meant = "" if other else did_you_mean(name, [e.name for e in entries(role)])
         raise PolicyNameError(
-            f"unknown {role} policy {name!r}; {role} policies: {known} (see `spades-lab policies`; one of your"
+            f"unknown {role} policy {name!r}{meant}; {role} policies: {known} (see `spades-lab policies`; one of your"
             f" own: import its module first, `spades-lab --import FILE.py` or `import_policies`){hint}"
         )
     items = [a.strip() for a in _split_top(args, ",")] if args and args.strip() else []
@@ -253,7 +255,10 @@ def resolve_part(text: str, role: str) -> tuple[Entry, Any]:
             raise PolicyNameError(f"cannot read parameter {item!r} of {name!r}; write key=value, -flag or +flag")
         if key not in field_types:
             allowed = ", ".join(field_types) or "none"
-            raise PolicyNameError(f"{role} policy {name!r} has no parameter {key!r}; its parameters: {allowed}")
+            raise PolicyNameError(
+                f"{role} policy {name!r} has no parameter {key!r}{did_you_mean(key, field_types)};"
+                f" its parameters: {allowed}"
+            )
         values[key] = _convert(entry, key, raw, field_types[key])
     return entry, dataclasses.replace(entry.params(), **values) if values else entry.params()
 
@@ -298,7 +303,7 @@ def player_parts(spec: str) -> dict[str, str]:
         role, name = (x.strip() for x in parts.pop().split("=", 1))
         if role not in ("draft", "exchange"):
             raise PolicyNameError(
-                f"cannot read {role}= in player {spec!r}; extra parts are draft=NAME and exchange=NAME"
+                f"cannot read {role}= in player {spec!r}{did_you_mean(role, ('draft', 'exchange'))}; extra parts are draft=NAME and exchange=NAME"
             )
         extras[role] = name
     if len(parts) == 1:
