@@ -270,7 +270,7 @@ class RecordStream:
         inputs: Iterable[str | Path | None] = (),
     ) -> None:
         self.rules, self.deck = rules, deck_for(rules.deck)
-        self.out = AtomicFile(check_output_file(path, inputs, option="records file"))
+        self.out = AtomicFile(check_output_file(path, inputs))
         self.next_game = first_game
         self.pending: dict[int, list[tuple[int, str]]] = {}
         self.ended: set[int] = set()
