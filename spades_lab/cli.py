@@ -174,7 +174,7 @@ def _check(args: argparse.Namespace) -> int:
         print(json.dumps({"player": args.player, "passed": True, "asked": asked}))
     else:
         counts = ", ".join(f"{n} {kind}" for kind, n in asked.items())
-        print(f"{args.player}: passed under {rules_label(rules)} rules ({counts} decisions asked)")
+        print(f"{args.player}: passed under {rules_label(rules)} ({counts} decisions asked)")
     return 0
 
 
@@ -589,6 +589,16 @@ def _os_error(exc: OSError) -> str:
     return f"{exc.strerror or exc}{where}"
 
 
+def _where(exc: BaseException) -> str:
+    """file:line of the frame that raised `exc` (the deepest of its traceback)."""
+    tb = exc.__traceback__
+    if tb is None:
+        return "an unknown place"
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return f"{tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}"
+
+
 def _quiet_stdout() -> None:
     """After a closed pipe, point stdout at /dev/null so the interpreter's final flush stays silent."""
     try:
@@ -629,6 +639,14 @@ def _run_command(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("\nspades-lab: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except SystemExit as exc:  # argparse exits before this try: this one came from a policy or imported module
+        if os.environ.get("SPADES_LAB_TRACEBACK"):
+            raise
+        return _error(
+            f"sys.exit({exc.code!r}) called at {_where(exc)} stopped the command before it finished"
+            " (SPADES_LAB_TRACEBACK=1 shows the traceback)",
+            EXIT_RUNTIME,
+        )
     except BrokenPipeError:
         _quiet_stdout()
         return EXIT_CLOSED_PIPE

@@ -79,10 +79,14 @@ def _records_run(path: Path | str, *more: str) -> list[str]:
     return ["simulate", "--hands", "3", "--seed", "1", "--records", str(path), *more]
 
 
-def test_records_to_dev_null_write_through_and_keep_the_device(capsys) -> None:
-    assert main(_records_run(os.devnull)) == 0
-    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
-    assert not any(name.startswith(".null.") for name in os.listdir("/dev"))
+def test_records_through_a_link_to_dev_null_write_through_and_keep_both(tmp_path, capsys) -> None:
+    """Through a link in a scratch folder, so that even a writer that replaced its target (the bug this guards
+    against) would replace only the link, never the system's device."""
+    link = tmp_path / "null.jsonl"
+    link.symlink_to(os.devnull)
+    assert main(_records_run(link)) == 0
+    assert link.is_symlink() and stat.S_ISCHR(os.stat(os.devnull).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["null.jsonl"]
 
 
 def test_records_to_a_fifo_are_written_through_it(tmp_path, capsys) -> None:
@@ -287,3 +291,113 @@ def test_a_killed_runs_temporary_file_is_removed_when_the_run_resumes(tmp_path) 
     leftover.write_text("a partial join")
     tournament(["random", "counting+tips"], "short", **{**args, "games": 4})
     assert not leftover.exists()
+
+
+# --------------------------------------------------------------------------- late and wrong errors
+
+
+def test_tournament_dd_with_cutthroat_is_refused_before_the_folder_is_touched(tmp_path, capsys) -> None:
+    out = tmp_path / "run"
+    args = ["tournament", "--entrant", "random", "--entrant", "counting+tips", "--hands", "2", "--seed", "1"]
+    err = _one_error_line(capsys, 2, [*args, "--dd", "--rules", "cutthroat", "--out", str(out), "--quiet"])
+    assert "partnerships" in err and "--dd" in err
+    assert not out.exists()
+
+
+@pytest.fixture
+def own_registry():
+    """Policies registered by a test are gone after it."""
+    from spades_lab.policies import registry
+
+    saved = registry.registered()
+    yield
+    registry.restore(saved)
+
+
+EXITING_POLICY = """
+import sys
+import numpy as np
+from spades_lab.policies import register
+
+class Leaves:
+    def bid(self, view):
+        sys.exit(3)
+
+@register("bid", "leaves")
+def build(params):
+    return Leaves()
+"""
+
+
+def test_sys_exit_in_a_policy_is_an_error_line_not_a_silent_end(tmp_path, capsys, own_registry) -> None:
+    path = tmp_path / "leaves.py"
+    path.write_text(EXITING_POLICY)
+    err = _one_error_line(
+        capsys, 1, ["--import", str(path), "simulate", "--hands", "2", "--seed", "1", "--player", "leaves+tips"]
+    )
+    assert "sys.exit(3)" in err and "leaves.py" in err
+
+
+def test_sys_exit_in_an_imported_module_is_an_error_line(tmp_path, capsys, own_registry) -> None:
+    path = tmp_path / "quits.py"
+    path.write_text("import sys\nsys.exit(4)\n")
+    err = _one_error_line(capsys, 1, ["--import", str(path), "policies"])
+    assert "sys.exit(4)" in err and "quits.py" in err
+
+
+def test_a_factory_returning_none_is_named(tmp_path, capsys, own_registry) -> None:
+    path = tmp_path / "none.py"
+    path.write_text("from spades_lab.policies import register\n\n@register('bid', 'nothing')\ndef build(params):\n"
+                    "    return None\n")  # fmt: skip
+    err = _one_error_line(
+        capsys, 2, ["--import", str(path), "simulate", "--hands", "2", "--seed", "1", "--player", "nothing+tips"]
+    )
+    assert "'nothing'" in err and "returned None" in err and "none.py" in err
+
+
+def test_re_registering_a_shipped_name_warns(tmp_path, capsys, own_registry) -> None:
+    path = tmp_path / "mine.py"
+    path.write_text("from spades_lab.policies import register\nfrom spades_lab.policies.baseline import RandomBid\n\n"
+                    "@register('bid', 'counting')\ndef build(params):\n    return RandomBid(0.0)\n")  # fmt: skip
+    assert main(["--import", str(path), "simulate", "--hands", "2", "--seed", "1", "--player", "counting+tips"]) == 0
+    err = capsys.readouterr().err
+    assert "warning" in err and "'counting' ships with spades_lab" in err and "mine.py" in err
+
+
+def _bad_records(tmp_path: Path, capsys) -> Path:
+    import json
+
+    good = tmp_path / "good.jsonl"
+    assert main(_records_run(good)) == 0
+    capsys.readouterr()
+    lines = [json.loads(line) for line in good.read_text().splitlines()]
+    del lines[0]["deal"]
+    lines[1]["plays"][4], lines[1]["plays"][5] = lines[1]["plays"][5], lines[1]["plays"][4]
+    lines[2]["hand_score"][0] += 10
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(json.dumps(record) + "\n" for record in lines))
+    return bad
+
+
+@pytest.mark.parametrize("game, field", [(0, "'deal'"), (1, "not a legal play"), (2, "hand_score")])
+def test_show_verifies_a_record_before_showing_it(tmp_path, capsys, game, field) -> None:
+    bad = _bad_records(tmp_path, capsys)
+    err = _one_error_line(capsys, 2, ["show", str(bad), "--game", str(game)])
+    assert "does not verify" in err and field in err
+
+
+def test_a_huge_unsigned_bid_is_named_as_given(capsys) -> None:
+    import numpy as np
+
+    from spades_lab.engine import PolicyError, simulate_hands
+    from spades_lab.policies.player import Player
+    from spades_lab.policies.registry import play_policy
+
+    class Huge:
+        name = "huge"
+
+        def bid(self, view):
+            return np.full(len(view), 2**64 - 3, dtype=np.uint64)
+
+    with pytest.raises(PolicyError, match="answered 18446744073709551613 while bidding"):
+        next(simulate_hands(Rules(), [Player(Huge(), play_policy("tips"))] * 4, 2, 1))

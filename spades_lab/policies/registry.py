@@ -13,6 +13,7 @@ import dataclasses
 import re
 import sys
 import textwrap
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
@@ -20,6 +21,10 @@ from typing import Any, ClassVar
 from spades_lab.names import did_you_mean
 from spades_lab.policies.baseline import RandomBid, RandomDraft, RandomExchange, RandomPlay
 from spades_lab.policies.player import Player
+
+
+class PolicyReplacedWarning(UserWarning):
+    """A policy of your own registered under the name of one that ships with spades_lab, which it replaces."""
 
 
 class PolicyNameError(ValueError):
@@ -112,7 +117,16 @@ def register(role: str, name: str, params: type = NoParams, doc: str = "") -> Ca
         raise PolicyNameError(f"register {role} policy {name!r}: params must be a dataclass class, got {params!r}")
 
     def wrap(build: Callable[[Any], Any]) -> Callable[[Any], Any]:
-        _REGISTRY[(role, name)] = Entry(name, role, build, params, doc or (build.__doc__ or "").strip())
+        entry = Entry(name, role, build, params, doc or (build.__doc__ or "").strip())
+        shipped = _REGISTRY.get((role, name))
+        if shipped is not None and source(shipped) is None and source(entry) is not None:
+            warnings.warn(
+                f"{role} policy {name!r} ships with spades_lab; {source(entry)} registers it again, so every player"
+                f" naming {name!r} now uses that one (another name keeps both)",
+                PolicyReplacedWarning,
+                stacklevel=2,
+            )
+        _REGISTRY[(role, name)] = entry
         _BUILT.clear()  # a name registered again must build the new policy, not a cached old one
         return build
 
@@ -266,6 +280,12 @@ def resolve_part(text: str, role: str) -> tuple[Entry, Any]:
 def _build_part(text: str, role: str) -> Any:
     entry, params = resolve_part(text, role)
     policy = entry.build(params)
+    if not callable(getattr(policy, role, None)):  # the role's method: bid, play, draft or exchange
+        where = source(entry) or entry.build.__module__
+        raise PolicyNameError(
+            f"{role} policy {entry.name!r} (registered in {where}): its factory returned {policy!r}, which has"
+            f" no {role}(view) method; a factory returns the policy object"
+        )
     policy.name = text.strip()
     return policy
 
