@@ -69,10 +69,11 @@ class Rules:
     """Smallest non-nil bid."""
     max_bid: int = 13
     blind_nil: bool = False
-    """A seat may declare nil before seeing its cards (4 players only)."""
+    """A seat may declare nil before seeing its cards (not in Duel; with three players and cutthroat the
+    trail compares the seat's score with the best score of the others)."""
     blind_nil_value: int = 200
     blind_nil_trail: int = 0
-    """Blind nil is allowed only while the seat's side trails the other by at least this many points."""
+    """Blind nil is allowed only while the seat's side trails the best other side by at least this many points."""
     blind_nil_exchange: int = 0
     """Cards passed each way between a blind-nil bidder and its partner (none when both bid blind nil)."""
     big_contract: int | None = None
@@ -96,9 +97,9 @@ class Rules:
     """Cards passed each way between a (plain, not blind) nil bidder and its partner after the bidding."""
     blind_bids: int | None = None
     """Smallest blind number bid (None: no blind bids): a seat may bid this many tricks or more before
-    seeing its cards; its side's contract then scores double, made or set (4 players only)."""
+    seeing its cards; its side's contract then scores double, made or set (not in Duel)."""
     blind_bid_trail: int = 0
-    """Blind bids are allowed only while the seat's side trails the other by at least this many points."""
+    """Blind bids are allowed only while the seat's side trails the best other side by at least this many points."""
     zero_bid: str = "nil"
     """nil: a bid of 0 is nil. plain: the minimum-bid variant, a bid of 0 is a plain contract of no
     tricks (its tricks count for the side's contract, beyond it they are bags) and there is no nil."""
