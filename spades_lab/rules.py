@@ -416,7 +416,10 @@ def _require(ok: bool, name: str, value: Any, allowed: str) -> None:
 
 def _one_of(name: str, value: Any, allowed: tuple[Any, ...]) -> None:
     if value not in allowed:
-        raise RulesError(f"rules field {name} = {value!r} is not allowed; allowed: {', '.join(map(repr, allowed))}")
+        hint = did_you_mean(value, [a for a in allowed if isinstance(a, str)])
+        raise RulesError(
+            f"rules field {name} = {value!r}{hint} is not allowed; allowed: {', '.join(map(repr, allowed))}"
+        )
 
 
 def _check_type(name: str, value: Any, annotation: str) -> None:

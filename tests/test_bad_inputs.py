@@ -38,6 +38,8 @@ def _one_error_line(capsys, code: int, args: list[str]) -> str:
         (["simulate", "--hands", "2", "--seed", "1", "--player", "counting+tips+drafft=random"], "'draft'"),
         (["simulate", "--hands", "2", "--seed", "1", "--rules", "standrd"], "'standard'"),
         (["rules", "cuthroat"], "'cutthroat'"),
+        (["bench", "--workload", "randm"], "'random'"),
+        (["play", "--seat", "soutj", "--save", "none"], "'south'"),
     ],
 )
 def test_unknown_names_say_the_name_probably_meant(capsys, args, meant) -> None:
@@ -50,6 +52,13 @@ def test_a_misspelt_rules_field_in_toml_names_the_field_meant(tmp_path, capsys) 
     path.write_text("bag_treshold = 7\n")
     err = _one_error_line(capsys, 2, ["simulate", "--hands", "2", "--seed", "1", "--rules", str(path)])
     assert "bag_treshold" in err and "did you mean 'bag_threshold'" in err
+
+
+def test_a_misspelt_rules_value_names_the_value_meant(tmp_path, capsys) -> None:
+    path = tmp_path / "deck.toml"
+    path.write_text('deck = "jokerz"\n')
+    err = _one_error_line(capsys, 2, ["simulate", "--hands", "2", "--seed", "1", "--rules", str(path)])
+    assert "did you mean 'jokers'" in err
 
 
 def test_a_misspelt_rules_keyword_in_python_names_the_field_meant() -> None:
@@ -65,6 +74,9 @@ def test_a_misspelt_command_names_the_command_meant(capsys) -> None:
         main(["simulat", "--hands", "2"])
     assert ended.value.code == 2
     assert "did you mean 'simulate'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["plot", ".", "--format", "pgn"])
+    assert "did you mean 'png'" in capsys.readouterr().err
 
 
 def test_plot_of_a_folder_that_is_no_tournament_says_what_it_expected(tmp_path, capsys) -> None:

@@ -24,6 +24,7 @@ from spades_lab.engine.state import LOOK_ACTION, NIL_ACTION, Phase
 from spades_lab.env.batch import BatchEnv
 from spades_lab.env.bots import answers_to_actions, bot_answers, default_bot_name
 from spades_lab.env.text import action_text, bid_text, describe_table, seat_name
+from spades_lab.names import did_you_mean
 from spades_lab.policies import make_player
 from spades_lab.rules import Rules
 
@@ -54,7 +55,10 @@ def parse_seat(text: str, players: int) -> int:
         if 0 <= seat < players:
             return seat
     names = ", ".join(seat_name(s, players).lower() for s in range(players))
-    raise ValueError(f"seat {text!r} is not at this table; seats: 0..{players - 1} or {names}")
+    known = [seat_name(s, players).lower() for s in range(players)]
+    raise ValueError(
+        f"seat {text!r}{did_you_mean(word, known)} is not at this table; seats: 0..{players - 1} or {names}"
+    )
 
 
 def refuse_unplayable(rules: Rules) -> None:

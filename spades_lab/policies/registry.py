@@ -56,7 +56,9 @@ def check_choices(policy: str, params: object, choices: tuple[tuple[str, tuple[s
     for name, allowed in choices:
         value = getattr(params, name)
         if value not in allowed:
-            raise ValueError(f"{policy}: {name} must be one of {', '.join(allowed)}, got {value!r}")
+            raise ValueError(
+                f"{policy}: {name} must be one of {', '.join(allowed)}, got {value!r}{did_you_mean(value, allowed)}"
+            )
 
 
 Ranges = tuple[tuple[str, float, float], ...]
