@@ -413,3 +413,15 @@ def test_a_huge_unsigned_bid_is_named_as_given(capsys) -> None:
 
     with pytest.raises(PolicyError, match="answered 18446744073709551613 while bidding"):
         next(simulate_hands(Rules(), [Player(Huge(), play_policy("tips"))] * 4, 2, 1))
+
+
+def test_deeply_nested_position_and_records_files_are_one_clear_line(tmp_path, capsys) -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    position = tmp_path / "deep.json"
+    position.write_text(deep)
+    err = _one_error_line(capsys, 2, ["decide", "--player", "random", "--position", str(position)])
+    assert "deep.json" in err and "nested" in err
+    records = tmp_path / "deep.jsonl"
+    records.write_text(deep + "\n")
+    err = _one_error_line(capsys, 2, ["show", str(records), "--game", "0"])
+    assert "deep.jsonl:1" in err and "nested" in err

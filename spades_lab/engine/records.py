@@ -324,6 +324,8 @@ def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
                     yield json.loads(line)
                 except json.JSONDecodeError as exc:
                     raise RecordError(f"{path}:{number}: not a JSON object: {exc}") from None
+                except RecursionError:
+                    raise RecordError(f"{path}:{number}: nested too deeply to be a hand record") from None
 
 
 class _Script:

@@ -26,7 +26,7 @@ from spades_lab.env.bots import answers_to_actions, bot_answers, default_bot_nam
 from spades_lab.env.text import action_text, bid_text, describe_table, seat_name
 from spades_lab.names import did_you_mean
 from spades_lab.policies import make_player
-from spades_lab.rules import Rules
+from spades_lab.rules import Rules, rules_label
 
 PROMPTS = {
     Phase.BID: "your bid> ",
@@ -263,7 +263,7 @@ class TerminalGame:
             else f"opponent {self.opponents_name}"
         )
         self.say(f"spades-lab play: you are {seat_name(self.seat, p)} (seat {self.seat}); {others}; "
-                 f"rules {self.rules.preset_name() or 'custom'}; seed {self.seed}")  # fmt: skip
+                 f"rules {rules_label(self.rules)}; seed {self.seed}")  # fmt: skip
         self.say("type a bid (nil, 4), a card (AS, 10h, th), 'hint' for the bot's choice, or 'quit'")
         try:
             while True:

@@ -28,6 +28,8 @@ def _read_position(path: Path) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"position file {path} is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise RecordError(f"position file {path} is nested too deeply to be a position") from None
 
 
 def decide(player: str | Player, position: dict[str, Any] | str | Path, rules: Any = None) -> dict[str, Any]:
@@ -48,6 +50,8 @@ def decide(player: str | Player, position: dict[str, Any] | str | Path, rules: A
             data = json.loads(position)
         except json.JSONDecodeError as exc:
             raise RecordError(f"position is not valid JSON: {exc}") from None
+        except RecursionError:
+            raise RecordError("position is nested too deeply to be a position") from None
     policy = make_player(player)
     view = position_view(data, rules)
     seat = int(view.seat[0])
