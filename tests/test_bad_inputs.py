@@ -425,3 +425,14 @@ def test_deeply_nested_position_and_records_files_are_one_clear_line(tmp_path, c
     records.write_text(deep + "\n")
     err = _one_error_line(capsys, 2, ["show", str(records), "--game", "0"])
     assert "deep.jsonl:1" in err and "nested" in err
+
+
+def test_a_tournament_writes_through_a_symlinked_output_and_keeps_the_link(tmp_path) -> None:
+    from spades_lab.tournament import tournament
+
+    out, kept = tmp_path / "run", tmp_path / "kept.jsonl"
+    out.mkdir()
+    (out / "records.jsonl").symlink_to(kept)
+    tournament(["random", "counting+tips"], "short", games=2, seed=1, workers=1, out=out, records=True,
+               progress=False)  # fmt: skip
+    assert (out / "records.jsonl").is_symlink() and len(list(read_records(kept))) > 0

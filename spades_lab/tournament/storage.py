@@ -31,6 +31,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import pandas as pd
 
+from spades_lab.engine.records import is_special, output_target
 from spades_lab.policies.identity import player_differences
 from spades_lab.tempfiles import remove_orphans
 from spades_lab.tournament.errors import ConfigMismatch, TournamentError
@@ -252,7 +253,13 @@ class RunDir:
 
     def _write_atomic(self, target: Path, write: Callable[[IO[bytes]], object]) -> None:
         """`write` fills a temporary file that then replaces `target`; on any failure (a full disk, Ctrl-C)
-        the temporary file is removed and `target` keeps what it held."""
+        the temporary file is removed and `target` keeps what it held. As for every output file, a symlink is
+        followed and a FIFO or device is written through (`spades_lab.engine.records.AtomicFile`)."""
+        target = output_target(target)
+        if is_special(target):
+            with open(target, "wb") as out:
+                write(out)
+            return
         tmp = self._tmp(target)
         try:
             with open(tmp, "wb") as out:
