@@ -474,7 +474,9 @@ def build_parser() -> argparse.ArgumentParser:
     pol.add_argument("--json", action="store_true", help="one JSON object: per role, each policy with its parameters")
     pol.set_defaults(func=_policies)
 
-    dec = sub.add_parser("decide", help="what a player would bid or play in a position (docs/records.md)")
+    dec = sub.add_parser(
+        "decide", help="what a player would decide in a position: bid, play, blind, exchange or draft (docs/records.md)"
+    )
     dec.add_argument("--player", required=True, help="player name, e.g. counting+tips")
     dec.add_argument("--position", required=True, help="JSON file holding the position")
     dec.add_argument("--rules", default=None, help="rules preset or file (default: the position's own)")

@@ -258,7 +258,8 @@ class RecordStream:
     until it and every lower game id have ended, which writes the file sorted by (game, hand). Should
     more than `buffer` lines wait (games in play all going long, as random players' do), everything
     waiting is written at once: each game's hands then stay in order but games interleave. Written
-    atomically: the file appears at `path` on `close()`.
+    atomically: the file appears at `path` on `close()`. `inputs` are the run's input files (its rules
+    file), which `path` must not be.
     """
 
     def __init__(
