@@ -112,7 +112,9 @@ def register(role: str, name: str, params: type = NoParams, doc: str = "") -> Ca
     ranges); `doc` is the line `spades-lab policies` shows (default: the factory's docstring). Registering
     a name again replaces it. In a file or module, `import_policies` or `spades-lab --import` runs it."""
     if role not in ROLES:
-        raise PolicyNameError(f"register: role must be one of {', '.join(ROLES)}, got {role!r}")
+        raise PolicyNameError(
+            f"register: role must be one of {', '.join(ROLES)}, got {role!r}{did_you_mean(role, ROLES)}"
+        )
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise PolicyNameError(f"register: a policy name is a letter or _ then letters, digits, _ or -, got {name!r}")
     if not (dataclasses.is_dataclass(params) and isinstance(params, type)):
