@@ -407,7 +407,30 @@ EXAMPLES = {
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse naming the command or choice probably meant when one is misspelt."""
+    """argparse naming the command, choice or option probably meant when one is misspelt."""
+
+    def error(self, message: str) -> Any:
+        prefix = "unrecognized arguments: "
+        if message.startswith(prefix):
+            unknown = next((word for word in message[len(prefix) :].split() if word.startswith("-")), None)
+            if unknown is not None:
+                message += did_you_mean(unknown.split("=")[0], self._option_names())
+        super().error(message)
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        self._argv = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
+    def _option_names(self) -> list[str]:
+        """The options of this parser and of the command given (unknown options are reported by the top parser)."""
+        names = [o for action in self._actions for o in action.option_strings]
+        given = getattr(self, "_argv", [])
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, command in action.choices.items():
+                    if name in given:
+                        names += [o for a in command._actions for o in a.option_strings]
+        return sorted(set(names))
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
         choices = action.choices

@@ -77,6 +77,9 @@ def test_a_misspelt_command_names_the_command_meant(capsys) -> None:
     with pytest.raises(SystemExit):
         main(["plot", ".", "--format", "pgn"])
     assert "did you mean 'png'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["simulate", "--hands", "2", "--seed", "1", "--hand-cpa", "100"])
+    assert "did you mean '--hand-cap'" in capsys.readouterr().err
 
 
 def test_plot_of_a_folder_that_is_no_tournament_says_what_it_expected(tmp_path, capsys) -> None:
