@@ -317,21 +317,18 @@ def _max_hands(text: str) -> int | None:
     return value
 
 
-MAX_CLOCK = 86_400.0
-"""Longest --clock: a day per decision (longer is no clock; leave --clock out)."""
-
-
 def _seconds(text: str) -> float:
-    """argparse type of --clock: a finite number of seconds above 0 and at most a day."""
+    """argparse type of --clock: seconds per decision, as `env.play.check_clock` allows them."""
+    from spades_lab.env.play import check_clock
+
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 < value <= MAX_CLOCK:  # also refuses nan and inf
-        raise argparse.ArgumentTypeError(
-            f"{text} is impossible; allowed: more than 0 and at most {MAX_CLOCK:,.0f} seconds (no --clock: no limit)"
-        )
-    return value
+    try:
+        return check_clock(value) or value
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("clock = ")) from None
 
 
 IMPORT_HELP = ("a .py file or module of your own whose register(...) calls name policies, imported first"

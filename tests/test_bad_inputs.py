@@ -439,3 +439,11 @@ def test_a_tournament_writes_through_a_symlinked_output_and_keeps_the_link(tmp_p
     tournament(["random", "counting+tips"], "short", games=2, seed=1, workers=1, out=out, records=True,
                progress=False)  # fmt: skip
     assert (out / "records.jsonl").is_symlink() and len(list(read_records(kept))) > 0
+
+
+@pytest.mark.parametrize("clock", [float("nan"), float("inf"), -1.0, "15"])
+def test_play_in_python_refuses_a_clock_that_is_no_time_limit(clock) -> None:
+    from spades_lab.env.play import play
+
+    with pytest.raises(ValueError, match="clock"):
+        play(Rules(), 0, None, None, 1, clock, None)

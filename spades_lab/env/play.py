@@ -61,6 +61,22 @@ def parse_seat(text: str, players: int) -> int:
     )
 
 
+MAX_CLOCK = 86_400.0
+"""Longest clock: a day per decision (longer is no clock: leave it out)."""
+
+
+def check_clock(clock: object) -> float | None:
+    """The clock in seconds per decision: None (no limit) or a finite number above 0 and at most a day."""
+    if clock is None:
+        return None
+    if isinstance(clock, bool) or not isinstance(clock, int | float) or not 0 < clock <= MAX_CLOCK:
+        raise ValueError(
+            f"clock = {clock!r} is impossible; allowed: more than 0 and at most {MAX_CLOCK:,.0f} seconds"
+            " per decision (left out: no limit)"
+        )
+    return float(clock)
+
+
 def refuse_unplayable(rules: Rules) -> None:
     """The terminal table seats two partnerships or a Duel: refuse, naming the field, rules with more sides."""
     if rules.sides > 2:
@@ -87,6 +103,7 @@ class TerminalGame:
         stdout: TextIO | None = None,
     ) -> None:
         refuse_unplayable(rules)
+        clock = check_clock(clock)
         self.rules, self.seat, self.seed, self.clock, self.save = rules, seat, seed, clock, save
         self.stdin, self.stdout = stdin or sys.stdin, stdout or sys.stdout
         p = rules.players
