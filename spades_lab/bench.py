@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 
 from spades_lab.engine import simulate_games, simulate_hands
+from spades_lab.names import did_you_mean
 from spades_lab.policies import make_players
 from spades_lab.policies.pimc import PimcPlay
 from spades_lab.rules import Rules, preset
@@ -212,7 +213,10 @@ def run_bench(
     names = names or [n for n in WORKLOADS if n not in OPT_IN]
     unknown = [n for n in names if n not in WORKLOADS]
     if unknown:
-        raise ValueError(f"unknown workload(s) {', '.join(unknown)}; workloads: {', '.join(WORKLOADS)}")
+        raise ValueError(
+            f"unknown workload(s) {', '.join(unknown)}{did_you_mean(unknown[0], WORKLOADS)};"
+            f" workloads: {', '.join(WORKLOADS)}"
+        )
     if repeat < 1:
         raise ValueError(f"repeat = {repeat} is impossible; allowed: at least 1")
     rounds = [_run_once(names, hands, seed) for _ in range(repeat)]

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from spades_lab.names import did_you_mean
+
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
@@ -140,7 +142,7 @@ def deck_for(name: str) -> Deck:
     try:
         return DECKS[name]
     except KeyError:
-        raise CardError(f"unknown deck {name!r}; decks: {', '.join(DECKS)}") from None
+        raise CardError(f"unknown deck {name!r}{did_you_mean(name, DECKS)}; decks: {', '.join(DECKS)}") from None
 
 
 def format_hand(deck: Deck, mask: int) -> str:

@@ -17,12 +17,13 @@ import pandas as pd
 from spades_lab import __version__
 from spades_lab.engine import PolicyError, simulate_games, simulate_hands
 from spades_lab.engine.protocol import NoLegalActionError
-from spades_lab.engine.records import RecordError, RecordStream
+from spades_lab.engine.records import RecordError, RecordStream, check_output_file, write_text_atomic
 from spades_lab.engine.simulate import DEFAULT_BATCH, MAX_HANDS
+from spades_lab.names import did_you_mean
 from spades_lab.policies import PolicyNameError, describe, make_players
 from spades_lab.policies.decide import decide
 from spades_lab.policies.plugins import PluginError, import_policies
-from spades_lab.rules import PRESETS, RulesError, load_rules
+from spades_lab.rules import PRESETS, RulesError, load_rules, rules_label
 from spades_lab.stats import HandStats
 from spades_lab.tournament.plan import DEFAULT_CHUNK_GAMES
 
@@ -56,7 +57,8 @@ def _simulate(args: argparse.Namespace) -> int:
         rules = rules.replace(hand_cap=args.hand_cap)
     players = make_players(args.player or ["random"], seats=rules.players)
     stats = HandStats(rules)
-    stream = RecordStream(args.records, rules) if args.records else None  # a bad path fails here, before play
+    # a bad path (or one of the run's inputs) fails here, before play
+    stream = RecordStream(args.records, rules, inputs=[args.rules]) if args.records is not None else None
     start = time.perf_counter()
     if args.hands is not None:
         logs = simulate_hands(rules, players, args.hands, args.seed, batch_size=args.batch_size)
@@ -92,7 +94,7 @@ def _simulate(args: argparse.Namespace) -> int:
             "mean_table_bid_total": stats.mean_bid_total(), "records": args.records,
         }))  # fmt: skip
         return 0
-    print(f"players by seat: {', '.join(p.name for p in players)}; rules: {rules.preset_name() or 'custom'}")
+    print(f"players by seat: {', '.join(p.name for p in players)}; rules: {rules_label(rules)}")
     print(f"{stats.hands} hands in {elapsed:.2f} s ({stats.hands / elapsed:,.0f} hands/s)", end="")
     if args.games is not None:
         print(
@@ -172,20 +174,19 @@ def _check(args: argparse.Namespace) -> int:
         print(json.dumps({"player": args.player, "passed": True, "asked": asked}))
     else:
         counts = ", ".join(f"{n} {kind}" for kind, n in asked.items())
-        print(f"{args.player}: passed under {rules.preset_name() or 'custom rules'} ({counts} decisions asked)")
+        print(f"{args.player}: passed under {rules_label(rules)} ({counts} decisions asked)")
     return 0
 
 
 def _play(args: argparse.Namespace) -> int:
-    from spades_lab.env.play import parse_seat, play
+    from spades_lab.env.play import parse_seat, play, refuse_unplayable
 
     rules = load_rules(args.rules)
-    try:
-        seat = parse_seat(args.seat, rules.players)
-    except ValueError as exc:
-        return _error(exc, EXIT_USAGE)
+    refuse_unplayable(rules)
+    seat = parse_seat(args.seat, rules.players)
     seed = args.seed if args.seed is not None else int(time.time() * 1000) % 1_000_000
-    save = None if args.save.lower() == "none" else Path(args.save)
+    # checked before the table is shown: a bad path must not cost a played hand
+    save = None if args.save.lower() == "none" else check_output_file(args.save, [args.rules], option="--save")
     return play(rules, seat, args.partner, args.opponents, seed, args.clock, save)
 
 
@@ -260,8 +261,8 @@ def _show(args: argparse.Namespace) -> int:
     except HandNotFound as exc:
         print(f"spades-lab: error: {exc}", file=sys.stderr)
         return 2
-    if args.html:
-        Path(args.html).write_text(record.html())
+    if args.html is not None:
+        write_text_atomic(check_output_file(args.html, [args.source], option="--html"), record.html())
         print(f"wrote {args.html}")
     else:
         print(show(record), end="")
@@ -314,6 +315,20 @@ def _max_hands(text: str) -> int | None:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is impossible; allowed: at least 1 hand, or 'none'")
     return value
+
+
+def _seconds(text: str) -> float:
+    """argparse type of --clock: seconds per decision, as `env.play.check_clock` allows them."""
+    from spades_lab.env.play import check_clock
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    try:
+        return check_clock(value) or value
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("clock = ")) from None
 
 
 IMPORT_HELP = ("a .py file or module of your own whose register(...) calls name policies, imported first"
@@ -388,8 +403,43 @@ EXAMPLES = {
 }
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse naming the command, choice or option probably meant when one is misspelt."""
+
+    def error(self, message: str) -> Any:
+        prefix = "unrecognized arguments: "
+        if message.startswith(prefix):
+            unknown = next((word for word in message[len(prefix) :].split() if word.startswith("-")), None)
+            if unknown is not None:
+                message += did_you_mean(unknown.split("=")[0], self._option_names())
+        super().error(message)
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        self._argv = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
+    def _option_names(self) -> list[str]:
+        """The options of this parser and of the command given (unknown options are reported by the top parser)."""
+        names = [o for action in self._actions for o in action.option_strings]
+        given = getattr(self, "_argv", [])
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, command in action.choices.items():
+                    if name in given:
+                        names += [o for a in command._actions for o in a.option_strings]
+        return sorted(set(names))
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        choices = action.choices
+        if choices is not None and value not in choices:
+            allowed = ", ".join(map(str, choices))
+            raise argparse.ArgumentError(
+                action, f"invalid choice: {value!r}{did_you_mean(value, map(str, choices))} (choose from {allowed})"
+            )
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="spades-lab", description="Simulate Spades and measure strategies.",
+    parser = _Parser(prog="spades-lab", description="Simulate Spades and measure strategies.",
                                      epilog=EXAMPLES[None], formatter_class=_Help)  # fmt: skip
     parser.add_argument("--version", action="version", version=f"spades-lab {__version__}")
     parser.add_argument("--import", dest="imports", action="append", default=[], metavar="MODULE", help=IMPORT_HELP)
@@ -444,7 +494,9 @@ def build_parser() -> argparse.ArgumentParser:
     pol.add_argument("--json", action="store_true", help="one JSON object: per role, each policy with its parameters")
     pol.set_defaults(func=_policies)
 
-    dec = sub.add_parser("decide", help="what a player would bid or play in a position (docs/records.md)")
+    dec = sub.add_parser(
+        "decide", help="what a player would decide in a position: bid, play, blind, exchange or draft (docs/records.md)"
+    )
     dec.add_argument("--player", required=True, help="player name, e.g. counting+tips")
     dec.add_argument("--position", required=True, help="JSON file holding the position")
     dec.add_argument("--rules", default=None, help="rules preset or file (default: the position's own)")
@@ -514,7 +566,7 @@ def build_parser() -> argparse.ArgumentParser:
     game.add_argument("--partner", help="your partner's player name (default counting+expert, else counting+tips)")
     game.add_argument("--opponents", help="the opponents' player name (default as --partner)")
     game.add_argument("--seed", type=int, help="the game's seed (default: from the clock, printed)")
-    game.add_argument("--clock", type=float, help="seconds per decision; at expiry the table plays for you")
+    game.add_argument("--clock", type=_seconds, help="seconds per decision; at expiry the table plays for you")
     game.add_argument(
         "--save", default="spades-lab-game.jsonl", help="hand-record file of the finished hands ('none': no file)"
     )
@@ -559,6 +611,16 @@ def _os_error(exc: OSError) -> str:
     return f"{exc.strerror or exc}{where}"
 
 
+def _where(exc: BaseException) -> str:
+    """file:line of the frame that raised `exc` (the deepest of its traceback)."""
+    tb = exc.__traceback__
+    if tb is None:
+        return "an unknown place"
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return f"{tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}"
+
+
 def _quiet_stdout() -> None:
     """After a closed pipe, point stdout at /dev/null so the interpreter's final flush stays silent."""
     try:
@@ -599,6 +661,14 @@ def _run_command(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("\nspades-lab: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except SystemExit as exc:  # argparse exits before this try: this one came from a policy or imported module
+        if os.environ.get("SPADES_LAB_TRACEBACK"):
+            raise
+        return _error(
+            f"sys.exit({exc.code!r}) called at {_where(exc)} stopped the command before it finished"
+            " (SPADES_LAB_TRACEBACK=1 shows the traceback)",
+            EXIT_RUNTIME,
+        )
     except BrokenPipeError:
         _quiet_stdout()
         return EXIT_CLOSED_PIPE

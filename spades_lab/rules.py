@@ -8,14 +8,18 @@ results and read back exactly.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import tomllib
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Rules", "RulesError", "RulesWarning", "PRESETS", "preset", "load_rules"]
+from spades_lab.names import did_you_mean
+
+__all__ = ["Rules", "RulesError", "RulesWarning", "UnknownRulesField", "PRESETS", "preset", "load_rules", "rules_label"]
 
 
 class RulesError(ValueError):
@@ -65,10 +69,11 @@ class Rules:
     """Smallest non-nil bid."""
     max_bid: int = 13
     blind_nil: bool = False
-    """A seat may declare nil before seeing its cards (4 players only)."""
+    """A seat may declare nil before seeing its cards (not in Duel; with three players and cutthroat the
+    trail compares the seat's score with the best score of the others)."""
     blind_nil_value: int = 200
     blind_nil_trail: int = 0
-    """Blind nil is allowed only while the seat's side trails the other by at least this many points."""
+    """Blind nil is allowed only while the seat's side trails the best other side by at least this many points."""
     blind_nil_exchange: int = 0
     """Cards passed each way between a blind-nil bidder and its partner (none when both bid blind nil)."""
     big_contract: int | None = None
@@ -92,9 +97,9 @@ class Rules:
     """Cards passed each way between a (plain, not blind) nil bidder and its partner after the bidding."""
     blind_bids: int | None = None
     """Smallest blind number bid (None: no blind bids): a seat may bid this many tricks or more before
-    seeing its cards; its side's contract then scores double, made or set (4 players only)."""
+    seeing its cards; its side's contract then scores double, made or set (not in Duel)."""
     blind_bid_trail: int = 0
-    """Blind bids are allowed only while the seat's side trails the other by at least this many points."""
+    """Blind bids are allowed only while the seat's side trails the best other side by at least this many points."""
     zero_bid: str = "nil"
     """nil: a bid of 0 is nil. plain: the minimum-bid variant, a bid of 0 is a plain contract of no
     tricks (its tricks count for the side's contract, beyond it they are bags) and there is no nil."""
@@ -196,10 +201,7 @@ class Rules:
             raise RulesError(f"rules must be a mapping of field to value, got {type(data).__name__}")
         data = dict(data)
         base = preset(data.pop("preset")) if "preset" in data else cls()
-        allowed = [f.name for f in fields(cls)]
-        unknown = sorted(set(data) - set(allowed))
-        if unknown:
-            raise RulesError(f"unknown rules field(s) {', '.join(unknown)}; allowed fields: {', '.join(allowed)}")
+        _check_field_names(data)
         return dataclasses.replace(base, **data)
 
     def replace(self, **changes: Any) -> Rules:
@@ -211,9 +213,11 @@ class Rules:
     @classmethod
     def from_json(cls, text: str) -> Rules:
         try:
-            data = json.loads(text)
+            data = json.loads(text.removeprefix(BOM))
         except json.JSONDecodeError as exc:
             raise RulesError(f"rules JSON cannot be read: {exc}") from None
+        except RecursionError:
+            raise RulesError(f"rules JSON cannot be read: nested deeper than {_NESTING_LIMIT}") from None
         return cls.from_dict(data)
 
     def to_toml(self) -> str:
@@ -229,9 +233,11 @@ class Rules:
     @classmethod
     def from_toml(cls, text: str) -> Rules:
         try:
-            data = tomllib.loads(text)
+            data = tomllib.loads(text.removeprefix(BOM))
         except tomllib.TOMLDecodeError as exc:
             raise RulesError(f"rules TOML cannot be read: {exc}") from None
+        except RecursionError:
+            raise RulesError(f"rules TOML cannot be read: nested deeper than {_NESTING_LIMIT}") from None
         return cls.from_dict(data)
 
     @property
@@ -247,6 +253,41 @@ class Rules:
     def preset_name(self) -> str | None:
         """The preset this object equals, if any (records may name it instead of the dict)."""
         return next((name for name, rules in PRESETS.items() if rules == self), None)
+
+
+BOM = "\ufeff"
+"""The byte-order mark some editors put first in a UTF-8 file; it is not part of the rules."""
+_NESTING_LIMIT = "Python's recursion limit (rules are a flat table of fields)"
+
+
+class UnknownRulesField(RulesError, TypeError):
+    """A rules field that does not exist (`Rules(bag_treshold=9)`): a RulesError naming the field probably
+    meant, and still the TypeError an unknown keyword argument is."""
+
+
+def _check_field_names(data: dict[str, Any]) -> None:
+    allowed = [f.name for f in fields(Rules)]
+    unknown = sorted(set(map(str, data)) - set(allowed))
+    if unknown:
+        hints = "".join(did_you_mean(name, allowed) for name in unknown[:1])
+        raise UnknownRulesField(
+            f"unknown rules field{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}{hints};"
+            f" allowed fields: {', '.join(allowed)}"
+        )
+
+
+def _init_naming_fields(init: Callable[..., None]) -> Callable[..., None]:
+    """`Rules(...)` with a misspelt keyword names the field meant instead of Python's bare TypeError."""
+
+    @functools.wraps(init)
+    def checked(self: Rules, *args: Any, **kwargs: Any) -> None:
+        _check_field_names(kwargs)
+        init(self, *args, **kwargs)
+
+    return checked
+
+
+setattr(Rules, "__init__", _init_naming_fields(Rules.__init__))  # noqa: B010 (mypy refuses assigning a method)
 
 
 MAX_POINTS = 1_000_000
@@ -375,7 +416,10 @@ def _require(ok: bool, name: str, value: Any, allowed: str) -> None:
 
 def _one_of(name: str, value: Any, allowed: tuple[Any, ...]) -> None:
     if value not in allowed:
-        raise RulesError(f"rules field {name} = {value!r} is not allowed; allowed: {', '.join(map(repr, allowed))}")
+        hint = did_you_mean(value, [a for a in allowed if isinstance(a, str)])
+        raise RulesError(
+            f"rules field {name} = {value!r}{hint} is not allowed; allowed: {', '.join(map(repr, allowed))}"
+        )
 
 
 def _check_type(name: str, value: Any, annotation: str) -> None:
@@ -423,11 +467,27 @@ PRESETS: dict[str, Rules] = {
 }
 
 
+def rules_label(rules: Rules) -> str:
+    """How the rules are named to people: the preset they equal, else the nearest preset and the fields
+    that differ from it (`standard, hand_cap=200`), else "custom" when they differ in more than a few."""
+    name = rules.preset_name()
+    if name is not None:
+        return name
+    mine = rules.to_dict()
+    changes = {base: {k: v for k, v in mine.items() if PRESETS[base].to_dict()[k] != v} for base in PRESETS}
+    base = min(changes, key=lambda b: len(changes[b]))
+    if len(changes[base]) > 3:
+        return "custom"
+    return f"{base}, " + ", ".join(f"{k}={v}" for k, v in changes[base].items())
+
+
 def preset(name: str) -> Rules:
     try:
         return PRESETS[name]
-    except KeyError:
-        raise RulesError(f"unknown rules preset {name!r}; presets: {', '.join(PRESETS)}") from None
+    except (KeyError, TypeError):
+        raise RulesError(
+            f"unknown rules preset {name!r}{did_you_mean(name, PRESETS)}; presets: {', '.join(PRESETS)}"
+        ) from None
 
 
 def load_rules(spec: str | Path | dict[str, Any] | Rules | None) -> Rules:
@@ -455,4 +515,6 @@ def load_rules(spec: str | Path | dict[str, Any] | Rules | None) -> Rules:
             return Rules.from_json(body) if path.suffix.lower() == ".json" else Rules.from_toml(body)
         except RulesError as exc:
             raise RulesError(f"rules file {path}: {exc}") from None
-    raise RulesError(f"unknown rules preset {text!r}; presets: {', '.join(PRESETS)}, or a .toml/.json file")
+    raise RulesError(
+        f"unknown rules preset {text!r}{did_you_mean(text, PRESETS)}; presets: {', '.join(PRESETS)}, or a .toml/.json file"
+    )

@@ -21,7 +21,7 @@ from spades_lab.cli import main
 from spades_lab.policies import Player, register
 from spades_lab.policies.baseline import RandomBid, RandomPlay
 from spades_lab.policies.identity import code_fingerprint, player_identity
-from spades_lab.policies.registry import entries
+from spades_lab.policies.registry import PolicyReplacedWarning, entries
 from spades_lab.tournament import CodeChangedWarning, ConfigMismatch, tournament
 
 ENTRANTS = ["random", "counting+tips"]
@@ -64,7 +64,8 @@ def test_another_factory_under_the_same_name_refuses(tmp_path, restore_registry)
     def my_random_play(params):  # a user's own player registered under a name already in use
         return RandomPlay()
 
-    register("play", "random", greedy.params, "mine")(my_random_play)
+    with pytest.warns(PolicyReplacedWarning, match="'random' ships with spades_lab"):
+        register("play", "random", greedy.params, "mine")(my_random_play)
     with pytest.raises(ConfigMismatch, match=r"entrant 'random': play\.factory: .*_random_play.* -> .*my_random_play"):
         tournament(ENTRANTS, out=tmp_path, **SMALL)
 

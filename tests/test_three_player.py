@@ -216,3 +216,19 @@ def test_bench_three_player_counts_51_cards_a_hand() -> None:
 
     out = bench.WORKLOADS["three-player"][0](300, 1)
     assert isinstance(out, dict) and out["hands"] == 300 and out["cards"] == 300 * 51
+
+
+def test_blind_nil_trail_with_three_players_is_measured_against_the_best_other_player() -> None:
+    """docs/rules.md: as in cutthroat, the trail compares a player's score with the best of the two others."""
+    from spades_lab.engine.state import Phase
+
+    rules = THREE.replace(blind_nil=True, blind_nil_trail=100)
+
+    def first_point(scores: list[int]) -> Phase:
+        state = State(rules, np.array([0]), np.array([0]), np.zeros(1, np.uint64), np.array([2]),
+                      np.array([scores]), np.zeros((1, 3), np.int64))  # fmt: skip
+        return state.point[0]  # seat 0 bids first (left of dealer 2): asked blind nil, or straight to its bid
+
+    assert first_point([0, 150, 50]) == Phase.BLIND  # trails seat 1 by 150, though seat 2 by only 50
+    assert first_point([0, 50, 80]) == Phase.BID  # trails the best other by 80 < 100
+    assert first_point([0, 99, 0]) == Phase.BID

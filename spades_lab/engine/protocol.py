@@ -99,7 +99,13 @@ def _ask(policy: Policy, method: str, view: AnyView, doing: str, legal: Callable
             f" expected {expected} array of shape ({len(view)},), one answer per table",
             legal(0),
         )  # fmt: skip
+    if dtype is np.integer and actions.dtype.kind == "u" and len(actions) and int(actions.max()) > INT64_MAX:
+        row = int(np.argmax(actions))  # an unsigned answer no int64 holds: name it before the cast wraps it
+        raise _fail(policy, view, row, f"answered {int(actions[row])} while {doing}, which is not allowed", legal(row))
     return actions.astype(np.int64, copy=False) if dtype is np.integer else actions
+
+
+INT64_MAX = int(np.iinfo(np.int64).max)
 
 
 def _bid_options(legal: np.ndarray) -> Callable[[int], str]:

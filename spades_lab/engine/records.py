@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -23,6 +24,7 @@ from spades_lab.engine.simulate import HandLog, play_hand
 from spades_lab.engine.state import FIRST_PLAY_DECISION
 from spades_lab.engine.views import BidView, BlindView, ExchangeView, PlayView
 from spades_lab.rules import Rules, load_rules
+from spades_lab.tempfiles import remove_orphans
 
 
 class RecordError(ValueError):
@@ -98,23 +100,56 @@ class OutputPathError(ValueError):
     """An output path that cannot be written; raised before any work is done."""
 
 
-def check_output_file(path: str | Path) -> Path:
+def output_target(path: str | Path) -> Path:
+    """Where writing `path` lands: a symlink's final target (the link stays a link), else `path` itself."""
+    path = Path(path)
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+def is_special(path: Path) -> bool:
+    """An existing path that is no regular file (a FIFO, /dev/null, a device): written through, never replaced."""
+    return path.exists() and not path.is_file() and not path.is_dir()
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def check_output_file(path: str | Path, inputs: Iterable[str | Path | None] = (), option: str = "output file") -> Path:
     """Refuse, before a run starts, an output file that could not be written at its end.
 
     The folder must exist and take a new file (tried with a probe file, removed at once) and the path
-    must not be a folder; an existing file is replaced only when the run completes.
+    must not be a folder; an existing file is replaced only when the run completes. A FIFO, a device or
+    /dev/null is written through, so it needs only to be writable. The output must not be one of the run's
+    `inputs` (its rules file, the records it shows), which writing it would destroy. `option` names the
+    output in the messages (`--records`, `--save`).
     """
+    if not str(path):
+        raise OutputPathError(f"{option} name is empty; give a file name")
     path = Path(path)
-    parent = path.parent if str(path.parent) else Path(".")
-    if path.is_dir():
-        raise OutputPathError(f"output file {path} is a directory; give a file name")
+    target = output_target(path)
+    for given in inputs:
+        if given is not None and str(given) and _same_file(target, Path(given)):
+            raise OutputPathError(
+                f"{option} {path} is also this run's input {given}; writing it would destroy it: give another file"
+            )
+    if target.is_dir():
+        raise OutputPathError(f"{option} {path} is a directory; give a file name")
+    if is_special(target):
+        if not os.access(target, os.W_OK):
+            raise OutputPathError(f"{option} {path} cannot be written: permission denied")
+        return path
+    parent = target.parent if str(target.parent) else Path(".")
     if not parent.is_dir():
-        raise OutputPathError(f"output file {path}: folder {parent} does not exist")
+        raise OutputPathError(f"{option} {path}: folder {parent} does not exist")
     try:
-        probe = tempfile.NamedTemporaryFile(dir=parent, prefix=f".{path.name}.", suffix=".probe", delete=True)
+        probe = tempfile.NamedTemporaryFile(dir=parent, prefix=f".{target.name}.", suffix=".probe", delete=True)
         probe.close()
     except OSError as exc:
-        raise OutputPathError(f"output file {path} cannot be written: {exc.strerror or exc}") from None
+        raise OutputPathError(f"{option} {path} cannot be written: {exc.strerror or exc}") from None
     return path
 
 
@@ -128,12 +163,20 @@ class AtomicFile:
     """A text file written under a temporary name beside `path` and renamed over it when complete.
 
     A run that fails or is interrupted leaves any earlier file at `path` as it was, and no half file.
+    A symlink is followed (its target is written, the link kept); a path that exists and is no regular
+    file (a FIFO, /dev/null, a device) is written through directly, since renaming over it would replace
+    the device or pipe with a plain file.
     """
 
     def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
+        self.path = output_target(path)
+        self.tmp: Path | None = None
+        if is_special(self.path):
+            self.file = open(self.path, "w")  # noqa: SIM115 (closed by commit or abort)
+            return
         parent = self.path.parent if str(self.path.parent) else Path(".")
-        fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{self.path.name}.", suffix=".tmp")
+        remove_orphans(parent, _temp_name(self.path.name))  # of a run killed before it could clean up
+        fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{self.path.name}.{os.getpid()}.", suffix=TMP_SUFFIX)
         self.tmp = Path(tmp)
         os.chmod(fd, 0o666 & ~_umask())  # mkstemp's 0600 would make the finished file private
         self.file = os.fdopen(fd, "w")
@@ -142,12 +185,22 @@ class AtomicFile:
         self.file.write(text)
 
     def commit(self) -> None:
-        self.file.close()
-        os.replace(self.tmp, self.path)
+        try:
+            self.file.close()
+            if self.tmp is not None:
+                os.replace(self.tmp, self.path)
+        except BaseException:
+            self.abort()  # a full disk at the last flush must not leave the temporary file behind
+            raise
 
     def abort(self) -> None:
-        self.file.close()
-        self.tmp.unlink(missing_ok=True)
+        try:
+            self.file.close()
+        except OSError:
+            pass  # the flush of a full disk fails again; the temporary file goes all the same
+        finally:
+            if self.tmp is not None:
+                self.tmp.unlink(missing_ok=True)
 
     def __enter__(self) -> AtomicFile:
         return self
@@ -157,6 +210,21 @@ class AtomicFile:
             self.commit()
         else:
             self.abort()
+
+
+TMP_SUFFIX = ".tmp"
+"""AtomicFile's temporary files are `.NAME.<pid>.XXXXXXXX.tmp` beside the output."""
+
+
+def _temp_name(name: str) -> re.Pattern[str]:
+    """AtomicFile's temporary names for an output called `name`; group 1 is the writer's pid."""
+    return re.compile(re.escape(f".{name}.") + r"(\d+)\.[^.]+" + re.escape(TMP_SUFFIX))
+
+
+def write_text_atomic(path: str | Path, text: str) -> None:
+    """`path` holds `text`, or (on any failure) what it held before: AtomicFile for a whole text at once."""
+    with AtomicFile(path) as out:
+        out.write(text)
 
 
 def _line(record: dict[str, Any]) -> str:
@@ -190,12 +258,20 @@ class RecordStream:
     until it and every lower game id have ended, which writes the file sorted by (game, hand). Should
     more than `buffer` lines wait (games in play all going long, as random players' do), everything
     waiting is written at once: each game's hands then stay in order but games interleave. Written
-    atomically: the file appears at `path` on `close()`.
+    atomically: the file appears at `path` on `close()`. `inputs` are the run's input files (its rules
+    file), which `path` must not be.
     """
 
-    def __init__(self, path: str | Path, rules: Rules, first_game: int = 0, buffer: int = STREAM_BUFFER) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        rules: Rules,
+        first_game: int = 0,
+        buffer: int = STREAM_BUFFER,
+        inputs: Iterable[str | Path | None] = (),
+    ) -> None:
         self.rules, self.deck = rules, deck_for(rules.deck)
-        self.out = AtomicFile(check_output_file(path))
+        self.out = AtomicFile(check_output_file(path, inputs))
         self.next_game = first_game
         self.pending: dict[int, list[tuple[int, str]]] = {}
         self.ended: set[int] = set()
@@ -249,6 +325,8 @@ def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
                     yield json.loads(line)
                 except json.JSONDecodeError as exc:
                     raise RecordError(f"{path}:{number}: not a JSON object: {exc}") from None
+                except RecursionError:
+                    raise RecordError(f"{path}:{number}: nested too deeply to be a hand record") from None
 
 
 class _Script:
@@ -298,14 +376,29 @@ def _need(record: dict[str, Any], key: str) -> Any:
     return record[key]
 
 
+def _record_list(records: object) -> list[dict[str, Any]]:
+    """The records given to replay or verify as a list, refused with a clear line if it is not a non-empty
+    list of record objects (one record alone is a dict: pass it as `[record]`)."""
+    if isinstance(records, dict):
+        raise RecordError("records must be a list of hand records; got one record (a dict): pass [record]")
+    if isinstance(records, str | bytes) or not isinstance(records, Iterable):
+        raise RecordError(f"records must be a list of hand records (dicts), got {type(records).__name__}")
+    listed = list(records)
+    if not listed:
+        raise RecordError("no records to replay")
+    for i, record in enumerate(listed):
+        if not isinstance(record, dict):
+            raise RecordError(f"record {i} is a {type(record).__name__}, not a hand record (a JSON object)")
+    return listed
+
+
 def replay(records: list[dict[str, Any]], rules: Rules | str | dict[str, Any] | None = None) -> HandLog:
     """Re-run records through the engine with their own deal and decisions; returns the engine's log.
 
     `rules` defaults to the first record's `rules` field. Raises RecordError if a record is
     malformed or holds an illegal bid, pass or play. A Duel draft is checked by `verify`.
     """
-    if not records:
-        raise RecordError("no records to replay")
+    records = _record_list(records)
     rules = load_rules(rules if rules is not None else records[0].get("rules"))
     deck = deck_for(rules.deck)
     n, p = len(records), rules.players
@@ -377,6 +470,7 @@ def _check_draft(record: dict[str, Any], deck: Deck) -> None:
 
 def verify(records: list[dict[str, Any]], rules: Rules | str | dict[str, Any] | None = None) -> None:
     """Replay records and compare every derived field; raises RecordError naming the first mismatch."""
+    records = _record_list(records)
     log = replay(records, rules)
     rules = load_rules(rules if rules is not None else records[0].get("rules"))
     deck = deck_for(rules.deck)

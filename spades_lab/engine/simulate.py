@@ -235,6 +235,7 @@ _ASK: dict[Phase, tuple[str, type, Callable[..., np.ndarray], type]] = {
     Phase.PLAY: ("play", PlayView, ask_plays, np.int64),
 }
 """Per phase: the policy method, the view it gets, the check of its answer, and the answer's dtype."""
+ASK = _ASK
 
 
 def play_hand(

@@ -76,6 +76,19 @@ def refuse_unsupported(rules: Rules) -> None:
         )
 
 
+def action_number(action: object) -> int:
+    """One action as an int, refused as `BatchEnv.step` refuses a batch: a whole number only (a Python or
+    NumPy integer), never a float, a string, a bool or None, which `int()` would silently turn into one."""
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action[()]
+    if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
+        raise ValueError(
+            f"action must be a whole number 0..{N_ACTIONS - 1} (the game state's action numbering),"
+            f" got {action!r} ({type(action).__name__})"
+        )
+    return int(action)
+
+
 @dataclass
 class HandEnd:
     """What the last step's hand end produced, per table (only set on the step that ended a hand)."""

@@ -23,7 +23,7 @@ from gymnasium import spaces
 
 from spades_lab.engine.simulate import MAX_HANDS
 from spades_lab.engine.state import N_ACTIONS
-from spades_lab.env.batch import BatchEnv, refuse_unsupported
+from spades_lab.env.batch import BatchEnv, action_number, refuse_unsupported
 from spades_lab.env.bots import answers_to_actions, bot_answers, default_bot_name
 from spades_lab.env.encode import bounds, encode
 from spades_lab.env.text import describe_table
@@ -124,7 +124,7 @@ class SpadesEnv(gymnasium.Env):
     def step(self, action: int) -> tuple[dict, float, bool, bool, dict]:
         if self._over:
             raise RuntimeError("the game is over: call reset()")
-        action = int(action)
+        action = action_number(action)
         info: dict[str, Any] = {}
         if not (0 <= action < N_ACTIONS and self.table.action_mask()[0, action]):
             if self.illegal == "raise":

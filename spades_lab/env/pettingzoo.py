@@ -26,7 +26,7 @@ from pettingzoo.utils import wrappers
 
 from spades_lab.engine.simulate import MAX_HANDS
 from spades_lab.engine.state import N_ACTIONS
-from spades_lab.env.batch import BatchEnv, refuse_unsupported
+from spades_lab.env.batch import BatchEnv, action_number, refuse_unsupported
 from spades_lab.env.encode import SIZE, bounds, encode
 from spades_lab.env.text import describe_table
 from spades_lab.rules import Rules, load_rules
@@ -129,7 +129,8 @@ class raw_env(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         if action is None:
             raise ValueError(f"{agent} is to act: None is only for an agent whose game is over")
-        _, rewards, terminated, truncated, info = self._table.step(np.array([int(action)], dtype=np.int64))
+        number = action_number(action)
+        _, rewards, terminated, truncated, info = self._table.step(np.array([number], dtype=np.int64))
         self.rewards = {a: float(rewards[0, s]) for s, a in enumerate(self.possible_agents)}
         if info["hand_over"][0]:
             end = info["hand_end"]

@@ -24,8 +24,9 @@ from spades_lab.engine.state import LOOK_ACTION, NIL_ACTION, Phase
 from spades_lab.env.batch import BatchEnv
 from spades_lab.env.bots import answers_to_actions, bot_answers, default_bot_name
 from spades_lab.env.text import action_text, bid_text, describe_table, seat_name
+from spades_lab.names import did_you_mean
 from spades_lab.policies import make_player
-from spades_lab.rules import Rules
+from spades_lab.rules import Rules, rules_label
 
 PROMPTS = {
     Phase.BID: "your bid> ",
@@ -54,7 +55,36 @@ def parse_seat(text: str, players: int) -> int:
         if 0 <= seat < players:
             return seat
     names = ", ".join(seat_name(s, players).lower() for s in range(players))
-    raise ValueError(f"seat {text!r} is not at this table; seats: 0..{players - 1} or {names}")
+    known = [seat_name(s, players).lower() for s in range(players)]
+    raise ValueError(
+        f"seat {text!r}{did_you_mean(word, known)} is not at this table; seats: 0..{players - 1} or {names}"
+    )
+
+
+MAX_CLOCK = 86_400.0
+"""Longest clock: a day per decision (longer is no clock: leave it out)."""
+
+
+def check_clock(clock: object) -> float | None:
+    """The clock in seconds per decision: None (no limit) or a finite number above 0 and at most a day."""
+    if clock is None:
+        return None
+    if isinstance(clock, bool) or not isinstance(clock, int | float) or not 0 < clock <= MAX_CLOCK:
+        raise ValueError(
+            f"clock = {clock!r} is impossible; allowed: more than 0 and at most {MAX_CLOCK:,.0f} seconds"
+            " per decision (left out: no limit)"
+        )
+    return float(clock)
+
+
+def refuse_unplayable(rules: Rules) -> None:
+    """The terminal table seats two partnerships or a Duel: refuse, naming the field, rules with more sides."""
+    if rules.sides > 2:
+        what = "players = 3" if rules.players == 3 else "partnerships = False (cutthroat)"
+        raise ValueError(
+            f"rules field {what} cannot be played in the terminal, which seats two partnerships or a Duel;"
+            " spades-lab simulate plays these rules"
+        )
 
 
 class TerminalGame:
@@ -72,6 +102,8 @@ class TerminalGame:
         stdin: TextIO | None = None,
         stdout: TextIO | None = None,
     ) -> None:
+        refuse_unplayable(rules)
+        clock = check_clock(clock)
         self.rules, self.seat, self.seed, self.clock, self.save = rules, seat, seed, clock, save
         self.stdin, self.stdout = stdin or sys.stdin, stdout or sys.stdout
         p = rules.players
@@ -248,7 +280,7 @@ class TerminalGame:
             else f"opponent {self.opponents_name}"
         )
         self.say(f"spades-lab play: you are {seat_name(self.seat, p)} (seat {self.seat}); {others}; "
-                 f"rules {self.rules.preset_name() or 'custom'}; seed {self.seed}")  # fmt: skip
+                 f"rules {rules_label(self.rules)}; seed {self.seed}")  # fmt: skip
         self.say("type a bid (nil, 4), a card (AS, 10h, th), 'hint' for the bot's choice, or 'quit'")
         try:
             while True:

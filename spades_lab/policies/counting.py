@@ -28,6 +28,7 @@ from numba import njit
 
 from spades_lab.cards import RANKS, STANDARD_DECK, SUITS, TRUMP, Deck, parse_cards
 from spades_lab.engine.bits import popcount
+from spades_lab.names import did_you_mean
 from spades_lab.policies.registry import check_choices, check_ranges
 
 SIDE_SUITS = tuple(s for s in range(4) if s != TRUMP)
@@ -116,7 +117,9 @@ def checked_count(params: CountParams, overrides: dict[str, Any]) -> CountParams
     names = [f.name for f in fields(CountParams)]
     unknown = [k for k in overrides if k not in names]
     if unknown:
-        raise ValueError(f"count_tricks: no parameter {unknown[0]!r}; its parameters: {', '.join(names)}")
+        raise ValueError(
+            f"count_tricks: no parameter {unknown[0]!r}{did_you_mean(unknown[0], names)}; its parameters: {', '.join(names)}"
+        )
     p = replace(params, **overrides) if overrides else params
     if p is not DEFAULT_COUNT:
         check_count(p)

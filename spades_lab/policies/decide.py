@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from spades_lab.engine.position import position_view
-from spades_lab.engine.protocol import ask_bids, ask_plays
 from spades_lab.engine.records import RecordError
-from spades_lab.engine.views import BidView
+from spades_lab.engine.simulate import ASK
+from spades_lab.engine.state import Phase
 from spades_lab.policies.player import Player
 from spades_lab.policies.registry import make_player
 
@@ -28,10 +28,16 @@ def _read_position(path: Path) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"position file {path} is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise RecordError(f"position file {path} is nested too deeply to be a position") from None
 
 
 def decide(player: str | Player, position: dict[str, Any] | str | Path, rules: Any = None) -> dict[str, Any]:
-    """`{"seat": s, "bid": b}` or `{"seat": s, "card": "AS"}`: the player's choice in a position.
+    """The player's choice at the decision a position asks, with the acting seat:
+
+    `{"seat": s, "bid": b}`, `{"seat": s, "card": "AS"}`, `{"seat": s, "blind": true}` (blind nil or look),
+    `{"seat": s, "blind_bid": 6}` (0: look first), `{"seat": s, "exchange": ["2C", "3C"]}` (the cards passed),
+    `{"seat": s, "draft": "keep"}` (or "discard"; Duel).
 
     `position` is a dict, a JSON string or a path to a JSON file in the position format of docs/records.md.
     The answer goes through the same legality checks as in a simulation.
@@ -44,9 +50,23 @@ def decide(player: str | Player, position: dict[str, Any] | str | Path, rules: A
             data = json.loads(position)
         except json.JSONDecodeError as exc:
             raise RecordError(f"position is not valid JSON: {exc}") from None
+        except RecursionError:
+            raise RecordError("position is nested too deeply to be a position") from None
     policy = make_player(player)
     view = position_view(data, rules)
     seat = int(view.seat[0])
-    if isinstance(view, BidView):
-        return {"seat": seat, "bid": int(ask_bids(policy, view)[0])}
-    return {"seat": seat, "card": view.deck.cards[int(ask_plays(policy, view)[0])]}
+    phase = next(p for p, (_, view_cls, _, _) in ASK.items() if type(view) is view_cls)
+    method, _, ask, _ = ASK[phase]
+    answer = ask(policy, view)[0]
+    deck = view.deck
+    if phase == Phase.BID:
+        return {"seat": seat, "bid": int(answer)}
+    if phase == Phase.PLAY:
+        return {"seat": seat, "card": deck.cards[int(answer)]}
+    if phase == Phase.BLIND:
+        return {"seat": seat, "blind": bool(answer)}
+    if phase == Phase.BLIND_BID:
+        return {"seat": seat, "blind_bid": int(answer)}
+    if phase == Phase.EXCHANGE:
+        return {"seat": seat, "exchange": deck.labels(int(answer))}
+    return {"seat": seat, "draft": "keep" if bool(answer) else "discard"}

@@ -13,12 +13,18 @@ import dataclasses
 import re
 import sys
 import textwrap
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from spades_lab.names import did_you_mean
 from spades_lab.policies.baseline import RandomBid, RandomDraft, RandomExchange, RandomPlay
 from spades_lab.policies.player import Player
+
+
+class PolicyReplacedWarning(UserWarning):
+    """A policy of your own registered under the name of one that ships with spades_lab, which it replaces."""
 
 
 class PolicyNameError(ValueError):
@@ -50,7 +56,9 @@ def check_choices(policy: str, params: object, choices: tuple[tuple[str, tuple[s
     for name, allowed in choices:
         value = getattr(params, name)
         if value not in allowed:
-            raise ValueError(f"{policy}: {name} must be one of {', '.join(allowed)}, got {value!r}")
+            raise ValueError(
+                f"{policy}: {name} must be one of {', '.join(allowed)}, got {value!r}{did_you_mean(value, allowed)}"
+            )
 
 
 Ranges = tuple[tuple[str, float, float], ...]
@@ -104,14 +112,25 @@ def register(role: str, name: str, params: type = NoParams, doc: str = "") -> Ca
     ranges); `doc` is the line `spades-lab policies` shows (default: the factory's docstring). Registering
     a name again replaces it. In a file or module, `import_policies` or `spades-lab --import` runs it."""
     if role not in ROLES:
-        raise PolicyNameError(f"register: role must be one of {', '.join(ROLES)}, got {role!r}")
+        raise PolicyNameError(
+            f"register: role must be one of {', '.join(ROLES)}, got {role!r}{did_you_mean(role, ROLES)}"
+        )
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise PolicyNameError(f"register: a policy name is a letter or _ then letters, digits, _ or -, got {name!r}")
     if not (dataclasses.is_dataclass(params) and isinstance(params, type)):
         raise PolicyNameError(f"register {role} policy {name!r}: params must be a dataclass class, got {params!r}")
 
     def wrap(build: Callable[[Any], Any]) -> Callable[[Any], Any]:
-        _REGISTRY[(role, name)] = Entry(name, role, build, params, doc or (build.__doc__ or "").strip())
+        entry = Entry(name, role, build, params, doc or (build.__doc__ or "").strip())
+        shipped = _REGISTRY.get((role, name))
+        if shipped is not None and source(shipped) is None and source(entry) is not None:
+            warnings.warn(
+                f"{role} policy {name!r} ships with spades_lab; {source(entry)} registers it again, so every player"
+                f" naming {name!r} now uses that one (another name keeps both)",
+                PolicyReplacedWarning,
+                stacklevel=2,
+            )
+        _REGISTRY[(role, name)] = entry
         _BUILT.clear()  # a name registered again must build the new policy, not a cached old one
         return build
 
@@ -233,8 +252,9 @@ def resolve_part(text: str, role: str) -> tuple[Entry, Any]:
             hint = f"; {name!r} is a play policy: name a bid part too (e.g. counting+{name}), or build the part alone with play_policy({name!r})"
         elif other:
             hint = f"; {name!r} is a {'/'.join(other)} policy"
+        meant = "" if other else did_you_mean(name, [e.name for e in entries(role)])
         raise PolicyNameError(
-            f"unknown {role} policy {name!r}; {role} policies: {known} (see `spades-lab policies`; one of your"
+            f"unknown {role} policy {name!r}{meant}; {role} policies: {known} (see `spades-lab policies`; one of your"
             f" own: import its module first, `spades-lab --import FILE.py` or `import_policies`){hint}"
         )
     items = [a.strip() for a in _split_top(args, ",")] if args and args.strip() else []
@@ -253,7 +273,10 @@ def resolve_part(text: str, role: str) -> tuple[Entry, Any]:
             raise PolicyNameError(f"cannot read parameter {item!r} of {name!r}; write key=value, -flag or +flag")
         if key not in field_types:
             allowed = ", ".join(field_types) or "none"
-            raise PolicyNameError(f"{role} policy {name!r} has no parameter {key!r}; its parameters: {allowed}")
+            raise PolicyNameError(
+                f"{role} policy {name!r} has no parameter {key!r}{did_you_mean(key, field_types)};"
+                f" its parameters: {allowed}"
+            )
         values[key] = _convert(entry, key, raw, field_types[key])
     return entry, dataclasses.replace(entry.params(), **values) if values else entry.params()
 
@@ -261,6 +284,12 @@ def resolve_part(text: str, role: str) -> tuple[Entry, Any]:
 def _build_part(text: str, role: str) -> Any:
     entry, params = resolve_part(text, role)
     policy = entry.build(params)
+    if not callable(getattr(policy, role, None)):  # the role's method: bid, play, draft or exchange
+        where = source(entry) or entry.build.__module__
+        raise PolicyNameError(
+            f"{role} policy {entry.name!r} (registered in {where}): its factory returned {policy!r}, which has"
+            f" no {role}(view) method; a factory returns the policy object"
+        )
     policy.name = text.strip()
     return policy
 
@@ -298,7 +327,7 @@ def player_parts(spec: str) -> dict[str, str]:
         role, name = (x.strip() for x in parts.pop().split("=", 1))
         if role not in ("draft", "exchange"):
             raise PolicyNameError(
-                f"cannot read {role}= in player {spec!r}; extra parts are draft=NAME and exchange=NAME"
+                f"cannot read {role}= in player {spec!r}{did_you_mean(role, ('draft', 'exchange'))}; extra parts are draft=NAME and exchange=NAME"
             )
         extras[role] = name
     if len(parts) == 1:

@@ -16,7 +16,7 @@ import pandas as pd
 from spades_lab.stats.tables import MatchupTotals, PairedTotals, bid_total_table, matchup_table, summary_table
 from spades_lab.tournament.errors import TournamentError
 from spades_lab.tournament.plan import Chunk
-from spades_lab.tournament.storage import RunDir
+from spades_lab.tournament.storage import MANIFEST, RunDir
 
 
 @dataclass
@@ -169,8 +169,17 @@ class TournamentResult:
         """The result of a finished tournament directory, read without playing anything."""
         store = RunDir(out)
         manifest = store.read_manifest()
-        if manifest is None or not manifest.get("complete"):
-            raise TournamentError(f"{out} holds no finished tournament; run it (again) to finish it")
+        if not Path(out).is_dir():
+            raise TournamentError(f"{out} is not a folder; give a tournament's output folder (its --out, out=)")
+        if manifest is None:
+            raise TournamentError(
+                f"{out} is not a tournament's output folder: expected {MANIFEST} with games/ and the tables beside"
+                " it, as `spades-lab tournament --out DIR` or tournament(out=DIR) writes"
+            )
+        if not manifest.get("complete"):
+            raise TournamentError(
+                f"{out} holds an unfinished tournament; run the same tournament into it again to finish it"
+            )
         config = manifest["config"]
         chunks = [Chunk.from_dict(c) for c in manifest["chunks"]]
         tables = aggregate(store, chunks, config["entrants"], config["duplicate"])

@@ -283,6 +283,11 @@ def tournament(
             "rules field players = 3: a tournament seats two entrants at seats 0+2 and 1+3, which three seats"
             " cannot hold evenly; play three-player games with simulate_games (spades-lab simulate)"
         )
+    if dd and rules.sides > 2:  # refused before the folder is touched, as simulate --dd refuses it
+        raise TournamentError(
+            "rules field partnerships = False (cutthroat) cannot go with dd=True (--dd): the double-dummy solver"
+            " counts a partnership's tricks; allowed: partnerships True, or Duel"
+        )
     names = _entrant_names(entrants)
     shipped = _shipped(entrants, names) if scheduler is not None or workers > 1 else list(entrants)
     chunks = plan_chunks(len(names), count, duplicate, chunk_games)

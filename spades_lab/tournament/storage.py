@@ -25,13 +25,15 @@ import json
 import os
 import re
 import shutil
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import pandas as pd
 
+from spades_lab.engine.records import is_special, output_target
 from spades_lab.policies.identity import player_differences
+from spades_lab.tempfiles import remove_orphans
 from spades_lab.tournament.errors import ConfigMismatch, TournamentError
 from spades_lab.tournament.plan import Chunk
 
@@ -43,7 +45,8 @@ CHUNK_DIRS = {"games": ".parquet", "tallies": ".parquet", "hands": ".parquet", "
 OUTPUTS = ("summary.csv", "matchups.csv", "bid_totals.csv", "records.jsonl")
 CHUNK_FILE = re.compile(r"p\d{3}-s\d-g\d{10}\.(parquet|jsonl)")
 """Names of the chunk files this tool writes (`Chunk.id` plus the kind's extension)."""
-TMP_FILE = re.compile(r".+\.\d+")
+TMP_FILE = re.compile(r".+\.(\d+)")
+"""Temporary files in `.tmp/`: `<kind>-<name>.<pid of the writer>`."""
 
 
 def file_facts(path: Path, rows: int) -> dict[str, Any]:
@@ -60,6 +63,7 @@ class RunDir:
 
     def __init__(self, root: str | Path) -> None:
         self.root = Path(root)
+        self._swept = False
 
     # -- paths -----------------------------------------------------------------------------
     def path(self, kind: str, chunk: Chunk) -> Path:
@@ -217,12 +221,13 @@ class RunDir:
     def join_records(self, chunks: Iterable[Chunk]) -> Path:
         """records.jsonl: every chunk's records in plan order, streamed file by file."""
         target = self.root / "records.jsonl"
-        tmp = self._tmp(target)
-        with open(tmp, "wb") as out:
+
+        def join(out: IO[bytes]) -> None:
             for chunk in chunks:
                 with open(self.path("records", chunk), "rb") as src:
                     shutil.copyfileobj(src, out)
-        os.replace(tmp, target)
+
+        self._write_atomic(target, join)
         return target
 
     def write_csv(self, name: str, frame: pd.DataFrame) -> None:
@@ -238,19 +243,37 @@ class RunDir:
     # -- atomic writes ---------------------------------------------------------------------
     def _tmp(self, target: Path) -> Path:
         tmp_dir = self.root / ".tmp"
-        tmp_dir.mkdir(parents=True, exist_ok=True)
+        if not tmp_dir.is_dir():
+            tmp_dir.mkdir(parents=True, exist_ok=True)
+        elif not self._swept:  # once per run: what a killed earlier run could not remove
+            remove_orphans(tmp_dir, TMP_FILE)
+        self._swept = True
         target.parent.mkdir(parents=True, exist_ok=True)
         return tmp_dir / f"{target.parent.name}-{target.name}.{os.getpid()}"
 
-    def _write_text(self, target: Path, text: str) -> None:
+    def _write_atomic(self, target: Path, write: Callable[[IO[bytes]], object]) -> None:
+        """`write` fills a temporary file that then replaces `target`; on any failure (a full disk, Ctrl-C)
+        the temporary file is removed and `target` keeps what it held. As for every output file, a symlink is
+        followed and a FIFO or device is written through (`spades_lab.engine.records.AtomicFile`)."""
+        target = output_target(target)
+        if is_special(target):
+            with open(target, "wb") as out:
+                write(out)
+            return
         tmp = self._tmp(target)
-        tmp.write_text(text)
-        os.replace(tmp, target)
+        try:
+            with open(tmp, "wb") as out:
+                write(out)
+            os.replace(tmp, target)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+
+    def _write_text(self, target: Path, text: str) -> None:
+        self._write_atomic(target, lambda out: out.write(text.encode()))
 
     def _write_parquet(self, target: Path, frame: pd.DataFrame) -> None:
-        tmp = self._tmp(target)
-        frame.to_parquet(tmp, index=False)
-        os.replace(tmp, target)
+        self._write_atomic(target, lambda out: frame.to_parquet(out, index=False))
 
 
 FRESH_ADVICE = (

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from spades_lab.engine import HandLog, simulate_games, simulate_hands
-from spades_lab.engine.records import hand_records, read_records
+from spades_lab.engine.records import RecordError, hand_records, read_records, verify
 from spades_lab.policies import make_player
 from spades_lab.policies.identity import player_differences, player_identity
 from spades_lab.rules import Rules
@@ -46,14 +46,31 @@ class HandRecord(dict):
         return replay_page(self)
 
 
-def read_hand(path: str | Path, game: int, hand: int) -> HandRecord:
-    """The record of (game, hand) in a JSON Lines records file (the first one if a file holds several pairings)."""
+def read_hand(path: str | Path, game: int, hand: int, verified: bool = True) -> HandRecord:
+    """The record of (game, hand) in a JSON Lines records file (the first one if a file holds several pairings).
+
+    `verified`: the record is first replayed through the engine (`records.verify`), so a record with an
+    illegal or swapped play, a wrong trick count or score is refused (RecordError naming the field)
+    instead of shown as if it were a hand of the game.
+    """
     seen = 0
     for record in read_records(path):
         seen += 1
-        if int(record.get("game", -1)) == game and int(record.get("hand", -1)) == hand:
+        if not isinstance(record, dict):
+            raise RecordError(f"{path}: line {seen} is not a hand record (a JSON object)")
+        if _number(record.get("game")) == game and _number(record.get("hand")) == hand:
+            if verified:
+                try:
+                    verify([record])
+                except RecordError as exc:
+                    raise RecordError(f"{path}: the record does not verify, so it is not shown: {exc}") from None
             return HandRecord(record)
     raise HandNotFound(f"{path} holds no record of game {game}, hand {hand} ({seen} records read)")
+
+
+def _number(value: object) -> int | None:
+    """A record's game or hand number, None when the field is missing or no whole number."""
+    return int(value) if isinstance(value, int | np.integer) and not isinstance(value, bool) else None
 
 
 def _chunk_of(manifest: dict[str, Any], pairing: int, seating: int, game: int) -> dict[str, Any]:
