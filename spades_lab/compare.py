@@ -161,7 +161,7 @@ class ClaimCheck:
 
     def __str__(self) -> str:
         per = "; ".join(f"{engine} {v} ({e.fmt(3)})" for engine, (e, v) in self.per_engine.items())
-        return f"{self.claim.text}: {per}; {self.across} across engines"
+        return f"{self.claim.text}: {per}; the verdict {self.across} across engines"
 
 
 # ----------------------------------------------------------------------------------------------
