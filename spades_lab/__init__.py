@@ -14,7 +14,10 @@ from spades_lab.rules import PRESETS, Rules, RulesError, load_rules, preset
 from spades_lab.tournament import TournamentResult, tournament
 from spades_lab.viewer import show
 
+from spades_lab.compare import Claim, Comparison, beside, compare, sweep  # noqa: E402  (after tournament: it builds on it)
+
 __all__ = [
+    "Claim", "Comparison", "beside", "compare", "sweep",
     "PRESETS", "STANDARD_DECK", "Deck", "HandLog", "Player", "Policy", "PolicyError", "Rules", "RulesError",
     "PolicyCheckError", "bid_policy", "check_policy", "count_tricks", "count_tricks_batch", "decide", "import_policies", "masks", "play_policy", "from_functions", "load_rules", "make_player", "make_players", "parse_card", "parse_cards",
     "preset", "show", "simulate", "simulate_games", "simulate_hands", "tournament", "TournamentResult",
