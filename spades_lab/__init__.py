@@ -3,6 +3,7 @@
 __version__ = "0.1.0"  # first: submodules read it while the package is still importing
 
 from spades_lab.cards import STANDARD_DECK, Deck, parse_card, parse_cards
+from spades_lab.compare import Claim, Comparison, beside, compare, sweep
 from spades_lab.dd.hands import simulate
 from spades_lab.engine import HandLog, Policy, PolicyError, masks, simulate_games, simulate_hands
 from spades_lab.policies import Player, bid_policy, from_functions, make_player, make_players, play_policy
@@ -13,8 +14,6 @@ from spades_lab.policies.plugins import import_policies
 from spades_lab.rules import PRESETS, Rules, RulesError, load_rules, preset
 from spades_lab.tournament import TournamentResult, tournament
 from spades_lab.viewer import show
-
-from spades_lab.compare import Claim, Comparison, beside, compare, sweep  # noqa: E402  (after tournament: it builds on it)
 
 __all__ = [
     "Claim", "Comparison", "beside", "compare", "sweep",

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from spades_lab.policies import Player, make_player
+from spades_lab.policies.registry import _split_top as split_top
 from spades_lab.policies.registry import bid_policy, play_policy
 from spades_lab.policies.seats import Beside, beside
 from spades_lab.rules import Rules, load_rules
@@ -154,9 +155,20 @@ class ClaimCheck:
 
     def frame(self) -> pd.DataFrame:
         return pd.DataFrame(
-            [{"claim": self.claim.text, "figure": self.claim.figure, "engine": engine, "verdict": verdict,
-              "value": e.value, "lo": e.lo, "hi": e.hi, "n": e.n, "across": self.across}
-             for engine, (e, verdict) in self.per_engine.items()]  # fmt: skip
+            [
+                {
+                    "claim": self.claim.text,
+                    "figure": self.claim.figure,
+                    "engine": engine,
+                    "verdict": verdict,
+                    "value": e.value,
+                    "lo": e.lo,
+                    "hi": e.hi,
+                    "n": e.n,
+                    "across": self.across,
+                }
+                for engine, (e, verdict) in self.per_engine.items()
+            ]  # fmt: skip
         )
 
     def __str__(self) -> str:
@@ -386,7 +398,7 @@ def _sides(candidate: Side, baseline: Side, play: Sequence[str] | str | None) ->
     whole = [_is_player(candidate), _is_player(baseline)]
     engines: list[str | None]
     if isinstance(play, str):
-        play = [p.strip() for p in play.split(",") if p.strip()] if "(" not in play else [play]
+        play = [p.strip() for p in split_top(play, ",") if p.strip()]
     if all(whole):
         if play:
             raise CompareError(
@@ -410,14 +422,14 @@ def _sides(candidate: Side, baseline: Side, play: Sequence[str] | str | None) ->
             raise CompareError(f"play engines repeat: {list(play)}; name each once")
         engines = list(play)
     out = {}
-    for p in engines:
-        (cand, cname), (base, bname) = _entrant(candidate, p), _entrant(baseline, p)
+    for engine in engines:
+        (cand, cname), (base, bname) = _entrant(candidate, engine), _entrant(baseline, engine)
         if cname == bname:
             raise CompareError(
                 f"candidate and baseline are the same player {cname!r}: a comparison of a player with itself has"
                 " nothing to find; compare two different players"
             )
-        out[p or ENGINES_AS_GIVEN] = (cand, base, cname, bname)
+        out[engine or ENGINES_AS_GIVEN] = (cand, base, cname, bname)
     return out
 
 
@@ -554,7 +566,7 @@ class Sweep:
     def plot(self, ax: Any = None) -> Any:
         import matplotlib.pyplot as plt
 
-        fig, ax = (plt.subplots(figsize=(6, 4)) if ax is None else (ax.figure, ax))
+        fig, ax = plt.subplots(figsize=(6, 4)) if ax is None else (ax.figure, ax)
         curve = self.curve
         for engine, on in curve.groupby("engine", sort=False):
             ax.errorbar(on["value"], on[self.figure], yerr=[on[self.figure] - on["lo"], on["hi"] - on[self.figure]],
@@ -567,7 +579,9 @@ class Sweep:
 
     def __str__(self) -> str:
         value, est = self.best()
-        return f"{self.template} over {self.values} vs {_label(self.baseline)}: best {value!r}, {est.fmt(3, signed=True)}"
+        return (
+            f"{self.template} over {self.values} vs {_label(self.baseline)}: best {value!r}, {est.fmt(3, signed=True)}"
+        )
 
     __repr__ = __str__
 
@@ -579,7 +593,9 @@ def sweep(template: str, values: Sequence[Any], baseline: Side, play: Sequence[s
     where each value goes; the other arguments are `compare()`'s. The curve's paired intervals come from
     duplicate deals that every grid value plays (same seed, same game ids)."""
     if "{}" not in template:
-        raise CompareError(f"sweep template {template!r} has no '{{}}' for the swept value, e.g. 'counting(margin={{}})'")
+        raise CompareError(
+            f"sweep template {template!r} has no '{{}}' for the swept value, e.g. 'counting(margin={{}})'"
+        )
     check_figure(figure)
     if not values:
         raise CompareError("sweep needs at least one value")

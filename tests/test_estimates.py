@@ -63,8 +63,11 @@ def test_cluster_ratio_matches_statsmodels_cluster_robust_mean() -> None:
 
 def test_paired_by_deal_averages_each_deals_two_tables() -> None:
     games = pd.DataFrame(
-        {"game": [0, 0, 0, 0, 1, 1, 1, 1], "entrant": ["A", "B", "B", "A", "A", "B", "B", "A"],
-         "won": [1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0]}  # fmt: skip
+        {
+            "game": [0, 0, 0, 0, 1, 1, 1, 1],
+            "entrant": ["A", "B", "B", "A", "A", "B", "B", "A"],
+            "won": [1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0],
+        }  # fmt: skip
     )
     frame = paired_by_deal(games, "won", "A")
     assert frame["diff"].tolist() == [0.0, 1.0]  # deal 0: one table each; deal 1: A won both

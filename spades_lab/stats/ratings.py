@@ -80,8 +80,14 @@ def bradley_terry(first: Sequence[str], second: Sequence[str], score: ArrayLike,
         elo[rest] = theta * ELO
         se[rest] = np.sqrt(np.maximum(np.diag(cov), 0.0)) * ELO
     frame = pd.DataFrame(
-        {"entrant": order, "elo": elo, "elo_lo": elo - Z95 * se, "elo_hi": elo + Z95 * se,
-         "encounters": seen.astype(int), "score": mean}  # fmt: skip
+        {
+            "entrant": order,
+            "elo": elo,
+            "elo_lo": elo - Z95 * se,
+            "elo_hi": elo + Z95 * se,
+            "encounters": seen.astype(int),
+            "score": mean,
+        }  # fmt: skip
     )
     return frame.sort_values("elo", ascending=False, kind="stable").reset_index(drop=True)
 

@@ -161,4 +161,3 @@ class SequentialTest:
             f"GSPRT on deal pairs: delta {self.delta:g} (paired win difference), alpha {self.alpha:g}"
             f" (a false 'better' verdict), beta {self.beta:g} (missing a difference of delta)"
         )
-
