@@ -589,7 +589,7 @@ class Sweep:
 def sweep(template: str, values: Sequence[Any], baseline: Side, play: Sequence[str] | str | None = None, *,
           figure: str = "paired_win_diff", out: str | Path | None = None, **kwargs: Any) -> Sweep:  # fmt: skip
     """One parameter of a policy over a grid against a baseline, on the same deals:
-    `sweep("counting(margin={})+expert", [0, 0.5, 1], baseline="counting+expert")`. `template` holds `{}`
+    `sweep("counting(margin={})+expert", [0, 1, 2], baseline="counting+expert")`. `template` holds `{}`
     where each value goes; the other arguments are `compare()`'s. The curve's paired intervals come from
     duplicate deals that every grid value plays (same seed, same game ids)."""
     if "{}" not in template:
