@@ -376,6 +376,10 @@ EXAMPLES = {
       --games 4000 --seed 1 --hand-cap 200 --duplicate --workers 2 --out results/rr
   spades-lab tournament ... --json --quiet
   spades-lab tournament --entrant counting+tips --entrant counting+expert --hands 50 --seed 1 --dd --out results/dd""",
+    "compare": """examples:
+  spades-lab compare cautious counting --play tips,expert --deals 400 --seed 1 --hand-cap 200
+  spades-lab compare calibrated+tips counting+tips --sequential --deals 5000 --round-deals 100
+  spades-lab compare cautious counting --play tips --claim "bag_penalty_points_per_game=100: about 100" --json""",
     "show": """examples:
   spades-lab show hands.jsonl --game 12 --hand 3
   spades-lab show results/a --pairing 0 --seating 1 --game 5000 --hand 0

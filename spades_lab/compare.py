@@ -370,9 +370,8 @@ def _is_player(side: Side) -> bool:
     """A whole player (plays its own cards), as opposed to a bid policy or a seat beside a partner."""
     if isinstance(side, Player):
         return True
-    if isinstance(side, Beside):
-        return "+" in side.partner
-    return "+" in side
+    text = side.partner if isinstance(side, Beside) else side
+    return len(split_top(text, "+")) > 1
 
 
 def _entrant(side: Side, play: str | None) -> tuple[str | Player, str]:

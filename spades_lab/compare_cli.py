@@ -48,7 +48,7 @@ def add_parser(sub: Any, positive: Any) -> None:
     cmp.add_argument("--beta", type=float, default=0.05, help="sequential: rate of missing delta, in (0, 0.5)")
     cmp.add_argument("--round-deals", type=positive, default=100, help="sequential: deals per round")
     cmp.add_argument("--claim", action="append", default=[], help=CLAIM_HELP)
-    cmp.add_argument("--workers", type=positive, default=1, help="local worker processes (default 1)")
+    cmp.add_argument("--workers", type=positive, default=1, help="local worker processes")
     cmp.add_argument("--out", help="directory to keep (and resume) the tournaments, one per engine")
     cmp.add_argument("--plot", metavar="FILE", help="draw the paired win difference per engine to FILE (PNG/SVG/PDF)")
     cmp.add_argument("--json", action="store_true", help="print everything as one JSON object")
