@@ -39,6 +39,7 @@ from spades_lab.stats.estimates import (  # noqa: E402, F401  (re-exported for s
     Estimate,
     mean_estimate,
     paired_by_deal,
+    paired_estimate,
     ratio_estimate,
     wilson_estimate,
 )
@@ -204,10 +205,10 @@ def paired_figures(result: TournamentResult, entrant: str, rules: sl.Rules = RUL
     games["margin"] = (games["score"] - games["opp_score"]).astype(float)
     games["penalty_points"] = games["bag_penalties"] * rules.bag_penalty
     return {
-        "win_diff": mean_estimate(paired_by_deal(games, "win", entrant)["diff"]),
-        "margin": mean_estimate(paired_by_deal(games, "margin", entrant)["diff"] / 2),
-        "penalty_points_diff": mean_estimate(paired_by_deal(games, "penalty_points", entrant)["diff"]),
-        "sets_per_game_diff": mean_estimate(paired_by_deal(games, "sets", entrant)["diff"]),
+        "win_diff": paired_estimate(games, "win", entrant),
+        "margin": paired_estimate(games, "margin", entrant, 0.5),
+        "penalty_points_diff": paired_estimate(games, "penalty_points", entrant),
+        "sets_per_game_diff": paired_estimate(games, "sets", entrant),
     }
 
 
