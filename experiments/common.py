@@ -32,9 +32,17 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import spades_lab as sl  # noqa: E402
-from spades_lab.policies import Player, make_player  # noqa: E402
+from spades_lab.compare import across  # noqa: E402
 from spades_lab.policies.memory import shown_voids  # noqa: E402
-from spades_lab.stats.intervals import Z95, mean_interval, wilson  # noqa: E402
+from spades_lab.policies.seats import SeatBidder, mixed_partnership  # noqa: E402, F401  (re-exported for scripts)
+from spades_lab.stats.estimates import (  # noqa: E402, F401  (re-exported for scripts)
+    Estimate,
+    mean_estimate,
+    paired_by_deal,
+    paired_estimate,
+    ratio_estimate,
+    wilson_estimate,
+)
 from spades_lab.tournament import CodeChangedWarning, ConfigMismatch, TournamentResult, tournament  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -115,31 +123,6 @@ PLAY_SECONDS: list[float] = []
 when it was played); `Timer()` clears it, the README reports the sum."""
 
 
-class SeatBidder:
-    """A partnership whose two seats bid differently: `first` bids for seats 0 and 1 (the first seat of
-    either side), `second` for seats 2 and 3. Used to test a claim about one player beside a partner
-    who bids normally. Module-level and made of picklable parts, so tournament workers can run it."""
-
-    def __init__(self, first: Any, second: Any, name: str) -> None:
-        self.first, self.second, self.name = first, second, name
-
-    def bid(self, view: Any) -> np.ndarray:
-        return np.where(view.seat < 2, self.first.bid(view), self.second.bid(view))
-
-    def blind(self, view: Any) -> np.ndarray:
-        first = self.first.blind(view) if hasattr(self.first, "blind") else np.zeros(len(view), dtype=bool)
-        second = self.second.blind(view) if hasattr(self.second, "blind") else np.zeros(len(view), dtype=bool)
-        return np.where(view.seat < 2, first, second)
-
-
-def mixed_partnership(first: str, second: str, label: str) -> Player:
-    """A partnership whose first seat bids like `first` and whose partner bids like `second`; both play (and
-    draft, exchange) like `second`."""
-    a, b = make_player(first), make_player(second)
-    return Player(SeatBidder(a.bidder, b.bidder, label), b.player, label=label, drafter=b.drafter,
-                  exchanger=b.exchanger)  # fmt: skip
-
-
 @dataclass
 class ShiftedRuns:
     """A shifted bidder against counting, as a whole partnership and as one seat beside a counting partner."""
@@ -176,70 +159,6 @@ def shifted_bidder_runs(exp: Experiment, engine: Engine, bid: str, one_key: str,
 
 # ----------------------------------------------------------------------------------------------
 # Intervals
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """A figure and its 95% interval."""
-
-    value: float
-    lo: float
-    hi: float
-    n: int = 0
-
-    def fmt(self, digits: int = 1, percent: bool = False, signed: bool = False) -> str:
-        scale, unit = (100.0, "%") if percent else (1.0, "")
-        if percent and not signed and (self.value < 0.01 or self.value > 0.99):
-            digits = max(digits, 2)  # 0.0% (0.0% to 0.0%) says less than 0.02% (0.00% to 0.05%)
-        sign = "+" if signed else ""
-        v, lo, hi = (x * scale for x in (self.value, self.lo, self.hi))
-        return f"{v:{sign}.{digits}f}{unit} (95% CI {lo:{sign}.{digits}f}{unit} to {hi:{sign}.{digits}f}{unit})"
-
-    def row(self, prefix: str) -> dict[str, float]:
-        return {prefix: self.value, f"{prefix}_lo": self.lo, f"{prefix}_hi": self.hi, f"{prefix}_n": self.n}
-
-
-def wilson_estimate(successes: float, trials: float) -> Estimate:
-    """A proportion with its Wilson score interval (spades_lab.stats.intervals.wilson)."""
-    lo, hi = wilson(successes, trials)
-    p = successes / trials if trials else float("nan")
-    return Estimate(float(p), float(lo), float(hi), int(trials))
-
-
-def mean_estimate(values: Sequence[float] | np.ndarray) -> Estimate:
-    """A sample mean with its normal interval (spades_lab.stats.intervals.mean_interval)."""
-    x = np.asarray(values, dtype=float)
-    mean, lo, hi = mean_interval(len(x), x.sum(), (x * x).sum())
-    return Estimate(float(mean), float(lo), float(hi), len(x))
-
-
-def ratio_estimate(numerators: Sequence[float] | np.ndarray, denominators: Sequence[float] | np.ndarray) -> Estimate:
-    """sum(num) / sum(den) over clusters (games), with a cluster-robust (delta method) normal interval.
-
-    Hands of one game share a score and bag history; treating each game as one observation of
-    (events, hands) keeps the interval honest about that dependence.
-    """
-    y = np.asarray(numerators, dtype=float)
-    x = np.asarray(denominators, dtype=float)
-    n = len(x)
-    ratio = y.sum() / x.sum() if x.sum() else float("nan")
-    if n < 2:
-        return Estimate(float(ratio), float("nan"), float("nan"), n)
-    resid = y - ratio * x
-    se = math.sqrt(n / (n - 1) * (resid * resid).sum()) / x.sum()
-    return Estimate(float(ratio), float(ratio - Z95 * se), float(ratio + Z95 * se), n)
-
-
-def paired_by_deal(games: pd.DataFrame, value: str, entrant: str) -> pd.DataFrame:
-    """Duplicate games: per game id, `entrant`'s `value` and its opponent's, each averaged over the two
-    tables (seatings) of that deal, and their difference. `games` is a TournamentResult.games table
-    of one pairing."""
-    g = games.assign(entrant=games["entrant"].astype(str))
-    mine = g[g["entrant"] == entrant].groupby("game")[value].mean()
-    theirs = g[g["entrant"] != entrant].groupby("game")[value].mean()
-    frame = pd.DataFrame({"entrant": mine, "opponent": theirs})
-    frame["diff"] = frame["entrant"] - frame["opponent"]
-    return frame
 
 
 def entrant_figures(result: TournamentResult, rules: sl.Rules = RULES) -> dict[str, dict[str, Estimate]]:
@@ -286,10 +205,10 @@ def paired_figures(result: TournamentResult, entrant: str, rules: sl.Rules = RUL
     games["margin"] = (games["score"] - games["opp_score"]).astype(float)
     games["penalty_points"] = games["bag_penalties"] * rules.bag_penalty
     return {
-        "win_diff": mean_estimate(paired_by_deal(games, "win", entrant)["diff"]),
-        "margin": mean_estimate(paired_by_deal(games, "margin", entrant)["diff"] / 2),
-        "penalty_points_diff": mean_estimate(paired_by_deal(games, "penalty_points", entrant)["diff"]),
-        "sets_per_game_diff": mean_estimate(paired_by_deal(games, "sets", entrant)["diff"]),
+        "win_diff": paired_estimate(games, "win", entrant),
+        "margin": paired_estimate(games, "margin", entrant, 0.5),
+        "penalty_points_diff": paired_estimate(games, "penalty_points", entrant),
+        "sets_per_game_diff": paired_estimate(games, "sets", entrant),
     }
 
 
@@ -563,23 +482,21 @@ class Claim:
         return {e: v for e, (_, v) in self.per_engine.items() if v != self.inconclusive}
 
     @property
+    def verdict_across(self) -> str:
+        """holds, flips, changes or undecided (`spades_lab.compare.across`)."""
+        return across(self.per_engine, (self.inconclusive,))
+
+    @property
     def holds(self) -> bool:
-        """Every engine gives the same verdict (none of them inconclusive)."""
-        return len({v for _, v in self.per_engine.values()}) == 1 and bool(self.definite())
+        return self.verdict_across == "holds"
 
     @property
     def flips(self) -> bool:
-        """Two engines give different verdicts, neither of them inconclusive."""
-        return len(set(self.definite().values())) > 1
+        return self.verdict_across == "flips"
 
     @property
     def changes(self) -> bool:
-        """Not a flip, but an effect one engine measures is absent under another whose interval excludes it."""
-        if self.holds or self.flips:
-            return False
-        measured = [e for e, v in self.definite().items()]
-        unclear = [est for _, (est, v) in self.per_engine.items() if v == self.inconclusive]
-        return any(not (u.lo <= self.per_engine[e][0].value <= u.hi) for e in measured for u in unclear)
+        return self.verdict_across == "changes"
 
     def across(self) -> str:
         verdicts = {e: v for e, (_, v) in self.per_engine.items()}
@@ -612,7 +529,7 @@ class Claim:
 
 def sign(e: Estimate, above: str, below: str, neither: str = "no measurable difference") -> str:
     """The verdict of a difference: `above` if its interval is above 0, `below` if below, else `neither`."""
-    return above if e.lo > 0 else (below if e.hi < 0 else neither)
+    return {1: above, -1: below, 0: neither}[e.sign()]
 
 
 def verdict_section(claims: Sequence[Claim], engines: Sequence[Engine]) -> str:

@@ -225,6 +225,7 @@ def _tournament(args: argparse.Namespace) -> int:
             "hands_per_s": round(result.hands_per_s) if result.hands_played else None, "chunks_run": result.chunks_run,
             "summary": json.loads(result.summary.to_json(orient="records")),
             "matchups": json.loads(result.matchups.to_json(orient="records")),
+            **({"ratings": json.loads(result.ratings().to_json(orient="records"))} if args.ratings else {}),
         }))  # fmt: skip
         return 0
     shown = ["entrant", "games", "win_rate", "win_lo", "win_hi", "points_per_hand", "set_rate", "nil_bids_per_hand",
@@ -240,6 +241,9 @@ def _tournament(args: argparse.Namespace) -> int:
     if dd:
         print()
         print(_table(result.summary[dd]))
+    if args.ratings:
+        print()
+        print(_table(result.ratings()))
     print(_legend(shown + pairs + dd))
     print(
         f"{result.total_games} games, {result.total_hands} hands; {speed if result.hands_played else 'nothing left to play'}"
@@ -387,6 +391,10 @@ EXAMPLES = {
       --games 4000 --seed 1 --hand-cap 200 --duplicate --workers 2 --out results/rr
   spades-lab tournament ... --json --quiet
   spades-lab tournament --entrant counting+tips --entrant counting+expert --hands 50 --seed 1 --dd --out results/dd""",
+    "compare": """examples:
+  spades-lab compare cautious counting --play tips,expert --deals 400 --seed 1 --hand-cap 200
+  spades-lab compare calibrated+tips counting+tips --sequential --deals 5000 --round-deals 100
+  spades-lab compare cautious counting --play tips --claim "bag_penalty_points_per_game=100: about 100" --json""",
     "show": """examples:
   spades-lab show hands.jsonl --game 12 --hand 3
   spades-lab show results/a --pairing 0 --seating 1 --game 5000 --hand 0
@@ -542,8 +550,13 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--dd", action="store_true", help=DD_HELP)
     tour.add_argument("--fresh", action="store_true", help="delete this tool's files in --out first")
     tour.add_argument("--json", action="store_true", help="print the summary and matchups as one JSON object")
+    tour.add_argument("--ratings", action="store_true", help="also Bradley-Terry (Elo-scale) ratings with intervals")
     tour.add_argument("--quiet", action="store_true", help="no progress bar (default: a bar when stderr is a terminal)")
     tour.set_defaults(func=_tournament)
+
+    from spades_lab import compare_cli
+
+    compare_cli.add_parser(sub, POSITIVE)
 
     show = sub.add_parser("show", help="one hand: deal, bids, tricks and score (text, or an HTML replay)")
     show.add_argument("source", help="a records file (.jsonl) or a tournament directory (replays the hand)")

@@ -139,6 +139,27 @@ class TournamentResult:
 
         return plays(self)
 
+    def encounters(self) -> pd.DataFrame:
+        """Head-to-head scores: per pairing and deal (duplicate: the deal's two tables averaged) or per game,
+        the pairing's first entrant, its opponent and its score in [0, 1] (a win 1, an unfinished game 0.5)."""
+        games = self.games
+        first = {int(p["pairing"]): p["entrants"] for p in self.manifest["pairings"]}
+        mine = games[games["entrant"].astype(str) == [first[int(p)][0] for p in games["pairing"]]]
+        score = mine["won"].astype(float) + 0.5 * mine["unfinished"].astype(float)
+        keys = ["pairing", "game"] if self.manifest["config"]["duplicate"] else ["pairing", "seating", "game"]
+        per = score.groupby([mine[k] for k in keys]).mean().reset_index(name="score")
+        per["entrant"] = [first[int(p)][0] for p in per["pairing"]]
+        per["opponent"] = [first[int(p)][1] for p in per["pairing"]]
+        return per[["pairing", "game", "entrant", "opponent", "score"]]
+
+    def ratings(self) -> pd.DataFrame:
+        """Bradley-Terry ratings on the Elo scale with 95% intervals, one row per entrant, best first
+        (`spades_lab.stats.ratings.bradley_terry` over `encounters()`: duplicate deal pairs when played so)."""
+        from spades_lab.stats.ratings import bradley_terry
+
+        met = self.encounters()
+        return bradley_terry(met["entrant"], met["opponent"], met["score"], self.manifest["config"]["entrants"])
+
     def _describe(self) -> tuple[str, list[str]]:
         config = self.manifest["config"]
         unit = "hands" if config["unit"] == "hands" else "games"
