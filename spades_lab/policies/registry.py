@@ -168,7 +168,7 @@ def _load_plugins() -> None:
 _PART = re.compile(rf"^\s*({_NAME.pattern})\s*(?:\((.*)\))?\s*$")
 
 
-def _split_top(text: str, sep: str) -> list[str]:
+def split_top(text: str, sep: str) -> list[str]:
     """Split on `sep` outside parentheses."""
     parts, depth, current = [], 0, ""
     for ch in text:
@@ -257,7 +257,7 @@ def resolve_part(text: str, role: str) -> tuple[Entry, Any]:
             f"unknown {role} policy {name!r}{meant}; {role} policies: {known} (see `spades-lab policies`; one of your"
             f" own: import its module first, `spades-lab --import FILE.py` or `import_policies`){hint}"
         )
-    items = [a.strip() for a in _split_top(args, ",")] if args and args.strip() else []
+    items = [a.strip() for a in split_top(args, ",")] if args and args.strip() else []
     for switch in switches:
         if not switch.startswith("no_"):
             raise PolicyNameError(f"cannot read {text!r}: after ':' write no_FLAG to switch FLAG off")
@@ -321,7 +321,7 @@ def player_parts(spec: str) -> dict[str, str]:
     """
     if not isinstance(spec, str) or not spec.strip():
         raise PolicyNameError(f"a player name must be a non-empty string, got {spec!r}")
-    parts = [p.strip() for p in _split_top(spec, "+")]
+    parts = [p.strip() for p in split_top(spec, "+")]
     extras: dict[str, str] = {}
     while parts and "=" in parts[-1].split("(")[0]:
         role, name = (x.strip() for x in parts.pop().split("=", 1))
