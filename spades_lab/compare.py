@@ -22,8 +22,7 @@ import numpy as np
 import pandas as pd
 
 from spades_lab.policies import Player, make_player
-from spades_lab.policies.registry import split_top
-from spades_lab.policies.registry import bid_policy, play_policy
+from spades_lab.policies.registry import bid_policy, play_policy, split_top
 from spades_lab.policies.seats import Beside, beside
 from spades_lab.rules import Rules, load_rules
 from spades_lab.stats.estimates import (
