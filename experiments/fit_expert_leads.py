@@ -48,9 +48,7 @@ from the opponents' later mistakes, which the DD statistic counts as losses.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -58,10 +56,7 @@ from typing import Any
 import numpy as np
 
 import spades_lab as sl
-from spades_lab import dd
-from spades_lab.engine import PlayView, State
-from spades_lab.engine.state import FIRST_PLAY_DECISION
-from spades_lab.engine.views import ViewContext
+from spades_lab.fit import DD_TARGETS, SUITS, TARGETS, Leads, fit, local_gain, rollout_leads
 from spades_lab.policies.leads import (
     FEATURES,
     KINDS,
@@ -69,28 +64,11 @@ from spades_lab.policies.leads import (
     LEADS_RESOURCE,
     lead_batch,
     lead_weights,
-    model_leads,
 )
 from spades_lab.policies.memory import shown_voids
-from spades_lab.policies.pimc import score_by_tricks
-from spades_lab.policies.play import TipsParams, kernel_deck
+from spades_lab.policies.play import TipsParams
 
 RULES = sl.Rules()
-SUITS, _, _ = kernel_deck(sl.cards.deck_for(RULES.deck))
-
-
-@dataclass
-class Leads:
-    """The kept leads of some `lost` runs, as `leads.lead_batch` lays them out, with each option's DD gain."""
-
-    args: tuple[np.ndarray, ...]  # cards, hands, legal, unseen, tricks, bids, won, voids (relative seats)
-    inputs: np.ndarray
-    options: np.ndarray
-    values: np.ndarray  # [n, 52] DD value of every card (-1: not legal)
-    gains: np.ndarray  # [n, options]
-    side_hand: np.ndarray
-    side_hands: int
-    sources: list[str]
 
 
 def replayed_voids(player: str, hands: int, seed: int) -> np.ndarray:
@@ -159,189 +137,6 @@ def read_leads(folders: list[str]) -> Leads:
     picked = np.take_along_axis(values, np.maximum(options, 0), axis=1)
     gains = np.where(options >= 0, picked - mine[:, None], 0)
     return Leads(args, inputs, options, values, gains, np.concatenate([p[2] for p in parts]), offset, sources)
-
-
-TARGETS = ("tricks", "contract", "points")
-"""What a continuation is worth to the leader's side (`--rollout`): its tricks at the end of the hand, those
-tricks capped at the side's contract (only the tricks it still needs count, as in the `lost` statistic), or
-the hand score of the side minus the opponents' (`pimc.score_by_tricks`, no bags carried in) in tens of
-points (so that `--margin` stays near a trick's scale). With `--rollout dd` or `--rollout both` two more: `dd`, the option's DD
-value on the true deal at the lead (the DD mode's target, on these positions), `both`, per option the
-smaller of its DD gain and its continuation gain in tricks (an option must be better both ways), and `mix`,
-`--dd-share` times the DD gain plus the rest times the continuation gain in tricks."""
-DD_TARGETS = ("dd", "both", "mix")
-
-
-def _play_on(rules: sl.Rules, deck: Any, state: State, play: Any) -> None:
-    """Every seat plays `play`'s card until the hand ends (each seat on its own view)."""
-    context = ViewContext(rules, deck)
-    while not state.done:
-        seen = PlayView(state, None, state.to_act.copy(), state.decision, context)
-        state.apply(np.asarray(play.play(seen), dtype=np.int64))
-
-
-def _replayed(rules: sl.Rules, deck: Any, logs: list[Any], rows: np.ndarray, t: int, repeat: int = 1) -> State:
-    """The hands `rows` of the concatenated logs at the lead of trick `t` (each row `repeat` times in a row)."""
-    pick = np.repeat(rows, repeat)
-    game = np.concatenate([log.game for log in logs])[pick]
-    field = {name: np.concatenate([getattr(log, name) for log in logs])[pick]
-             for name in ("hand", "dealer", "held", "bids", "blind", "plays", "score_before", "bags_before")}  # fmt: skip
-    state = State(rules, game, field["hand"], np.zeros(len(pick), dtype=np.uint64), field["dealer"],
-                  field["score_before"], field["bags_before"], deal=field["held"], deck=deck)  # fmt: skip
-    state.set_bids(field["bids"], field["blind"])
-    for k in range(4 * t):
-        state.apply(field["plays"][:, k].astype(np.int64))
-    return state
-
-
-def play_with_weights(player: str, weights: np.ndarray) -> Any:
-    """The expert play of `player` with other lead-model weights: a fresh play object, since the one
-    make_players hands out is cached and shared, so it is never changed in place."""
-    cached: Any = sl.make_players(player)[0].player
-    return type(cached)(cached.params, weights)
-
-
-def rollout_leads(
-    player: str,
-    base: str,
-    hands: int,
-    seed: int,
-    weights: np.ndarray | None = None,
-    with_dd: bool = False,
-    dd_share: float = 0.75,
-) -> dict[str, Leads]:
-    """Every lead the switch may change in `hands` single hands of `player` (seed `seed`), each option valued
-    by playing the rest of the hand ON THE TRUE DEAL with `player` at every seat (`target`: `TARGETS`).
-
-    The positions are those `player` reaches; the expert's own card at each (KEEP) is `base`'s (the same
-    expert without the model: the card `model_lead` is handed); `weights` replace `player`'s lead weights
-    (to iterate the fit on the player that will use them). A lead is kept as `lead_model`'s kernel keeps it
-    (both partners bid a number, no nil live, the side short of its contract, more cards than tip 11's last
-    tricks). One `Leads` per target of `TARGETS`, whose `values` [n, 52] hold each rolled card's outcome (NaN
-    for the cards no option leads), so the gains and `local_gain` read as in the DD mode: the option's outcome minus the expert's card's. Hindsight
-    labels (the true deal), but the model still sees only the leader's features. `with_dd`: also the `DD_TARGETS`
-    (one `dd.card_values` solve per kept lead: about 0.5 s of solver per hand, where the rollouts take 1 ms)."""
-    rules = sl.Rules()
-    deck = sl.cards.deck_for(rules.deck)
-    players = sl.make_players(player)
-    if weights is not None:  # the positions and the continuations both from the player with these weights
-        expert = play_with_weights(player, weights)
-        players = [dataclasses.replace(seat_player, player=expert) for seat_player in players]
-    play = players[0].player
-    keep_play = sl.make_players(base)[0].player
-    logs = list(sl.simulate_hands(rules, players, hands, seed))
-    n_hands = sum(len(log) for log in logs)
-    context = ViewContext(rules, deck)
-    batch: Any = lead_batch  # a numba dispatcher: its call is not typed
-    columns: list[list[np.ndarray]] = [[] for _ in range(8)]
-    value_parts: dict[str, list[np.ndarray]] = {name: [] for name in TARGETS + ("dd",)}
-    solver = dd.Solver(rules) if with_dd else None
-    side_parts = []
-    for t in range(13):
-        state = _replayed(rules, deck, logs, np.arange(n_hands), t)
-        view = PlayView(state, None, state.to_act.copy(), state.decision, context)
-        assert state.decision - FIRST_PLAY_DECISION == 4 * t
-        card = np.asarray(keep_play.play(view), dtype=np.int64)
-        seat = state.to_act.astype(np.int64)
-        rows = np.arange(n_hands)
-        order = np.stack([seat, (seat + 2) % 4, (seat + 1) % 4, (seat + 3) % 4], axis=1)  # me, partner, left, right
-        bids = np.take_along_axis(state.bids, order, axis=1)
-        won = np.take_along_axis(state.tricks_won, order, axis=1)
-        hand = state.hands[rows, seat]
-        nil_live = ((bids == 0) & (won == 0)).any(axis=1)
-        cards_held = np.array([bin(int(h)).count("1") for h in hand])
-        short = won[:, 0] + won[:, 1] < bids[:, 0] + bids[:, 1]
-        keep = (bids[:, 0] > 0) & (bids[:, 1] > 0) & ~nil_live & short & (cards_held > TipsParams().last_tricks)
-        if not keep.any():
-            continue
-        kept = rows[keep]
-        voids = (state.shown_voids[kept, None] >> (4 * order[kept])) & 15
-        unseen = np.bitwise_or.reduce(state.hands[kept], axis=1) & ~hand[kept]
-        at: tuple[np.ndarray, ...] = (card[kept], hand[kept], view.legal[kept].astype(np.uint64), unseen,
-                                      np.full(len(kept), t, dtype=np.int64), bids[kept], won[kept],
-                                      voids.astype(np.int64))  # fmt: skip
-        args = tuple(np.ascontiguousarray(a) for a in at)
-        _, options = batch(*args, SUITS)
-        options = np.where(options >= 0, options, card[kept][:, None])  # none held: the expert's card (gain 0)
-        width = options.shape[1]
-        rolled = _replayed(rules, deck, logs, kept, t, width)
-        rolled.apply(options.reshape(-1))
-        _play_on(rules, deck, rolled, play)
-        me = np.repeat(seat[kept], width)
-        r = np.arange(len(me))
-        final = rolled.tricks_won[r, me] + rolled.tricks_won[r, (me + 2) % 4]
-        lead = np.repeat(np.arange(len(kept)), width)
-        bags = np.zeros((len(kept), 2), dtype=np.int64)
-        score = score_by_tricks(rules, state.bids[kept], state.tricks_won[kept], bags, seat[kept])  # [n, 14]
-        outcomes = {
-            "tricks": final.astype(np.float64),
-            "contract": np.minimum(final, np.repeat(bids[kept, 0] + bids[kept, 1], width)).astype(np.float64),
-            "points": score[lead, final] / 10.0,
-        }
-        for name, outcome in outcomes.items():
-            values = np.full((len(kept), 52), np.nan)
-            values[lead, options.reshape(-1)] = outcome
-            value_parts[name].append(values)
-        if solver is not None:
-            trick = np.full((len(kept), 4), -1, dtype=np.int64)
-            exact = dd.card_values(state.hands[kept], trick, seat[kept], state.broken[kept], solver=solver)
-            value_parts["dd"].append(np.where(exact >= 0, exact, np.nan).astype(np.float64))
-        for k in range(8):
-            columns[k].append(args[k])
-        side_parts.append(2 * kept + seat[kept] % 2)
-    args = tuple(np.concatenate(c) for c in columns)
-    inputs, options = batch(*args, SUITS)
-    side_hand = np.concatenate(side_parts)
-    out = {}
-    for name in TARGETS + (("dd",) if with_dd else ()):
-        values = np.concatenate(value_parts[name])
-        mine = values[np.arange(len(values)), args[0]]
-        picked = np.take_along_axis(values, np.maximum(options, 0), axis=1)
-        gains = np.where(options >= 0, picked - mine[:, None], 0.0)
-        source = f"{player} rolled out on the true deal, {n_hands} hands of seed {seed}, target {name}, keep = {base}"
-        out[name] = Leads(args, inputs, options, values, gains, side_hand, 2 * n_hands, [source])
-    if with_dd:  # valued (local_gain) in continuation tricks; fitted on the smaller gain (both) or the blend (mix)
-        both = np.minimum(out["dd"].gains, out["tricks"].gains)
-        out["both"] = dataclasses.replace(out["tricks"], gains=both, sources=[out["tricks"].sources[0] + " and dd"])
-        mix = dd_share * out["dd"].gains + (1.0 - dd_share) * out["tricks"].gains
-        out["mix"] = dataclasses.replace(out["tricks"], gains=mix, sources=[f"{out['tricks'].sources[0]} and dd, "
-                                                                            f"dd share {dd_share}"])  # fmt: skip
-    return out
-
-
-def fit(leads: Leads, ridge: float) -> np.ndarray:
-    """[options - 1, WIDTH + 1] raw weights: per option but KEEP, ridge on standardized inputs, folded back."""
-    x = leads.inputs
-    mean, scale = x.mean(axis=0), x.std(axis=0)
-    scale[scale == 0] = 1.0
-    xs = np.c_[(x - mean) / scale, np.ones(len(x))]
-    penalty = ridge * np.eye(xs.shape[1])
-    penalty[-1, -1] = 0.0  # the intercept is not shrunk
-    coef = np.linalg.solve(xs.T @ xs + penalty, xs.T @ leads.gains[:, 1:])  # [WIDTH + 1, options - 1]
-    weights = np.empty((coef.shape[1], x.shape[1] + 1))
-    weights[:, :-1] = (coef[:-1] / scale[:, None]).T
-    weights[:, -1] = coef[-1] - (coef[:-1] * (mean / scale)[:, None]).sum(axis=0)
-    return weights
-
-
-def local_gain(leads: Leads, weights: np.ndarray, margin: float) -> dict[str, Any]:
-    """The model's DD gain per side-hand on these leads (95% interval over side-hands), as the kernel picks."""
-    pick: Any = model_leads  # a numba dispatcher: its call is not typed
-    cards = pick(weights, margin, *leads.args, SUITS)
-    rows = np.arange(len(cards))
-    gain = leads.values[rows, cards] - leads.values[rows, leads.args[0]]
-    per_side = np.zeros(leads.side_hands)
-    np.add.at(per_side, leads.side_hand, gain)
-    se = per_side.std(ddof=1) / np.sqrt(len(per_side))
-    changed = cards != leads.args[0]
-    by_option = {
-        LEAD_OPTIONS[k]: int((changed & (leads.options[:, k] == cards)).sum()) for k in range(1, len(LEAD_OPTIONS))
-    }
-    return {
-        "gain": float(per_side.mean()), "lo": float(per_side.mean() - 1.96 * se),
-        "hi": float(per_side.mean() + 1.96 * se), "leads": int(len(gain)), "changed": int(changed.sum()),
-        "gain_per_changed": float(gain[changed].mean()) if changed.any() else 0.0, "changed_by_option": by_option,
-    }  # fmt: skip
 
 
 def _hands_at(spec: str) -> tuple[int, int]:
