@@ -10,6 +10,7 @@ import pytest
 
 import spades_lab as sl
 from spades_lab.fit import TARGETS, ContinuationRecipe, Leads, continuation_data, differences, fit, rollout_leads
+from spades_lab.fit import main as fit_main
 from spades_lab.policies.leads import (
     FEATURES,
     KINDS,
@@ -241,3 +242,13 @@ def test_the_continuation_fit_is_reproduced_from_its_seeds() -> None:
     found = differences(other, first)
     assert any(key.startswith("weights (largest difference") for key in found)
     assert "train" in found and "ridge" not in found
+
+
+def test_the_fit_command_writes_its_file_and_checks_the_shipped_one(tmp_path: Path, capsys) -> None:
+    """`python -m spades_lab.fit --out FILE --check`: the file written is a weights file a player reads, and a
+    refit on other hands than the shipped recipe's is reported as differing (exit 1), naming the weights."""
+    out = tmp_path / "refit.json"
+    code = fit_main(["--train-hands", "30", "--test-hands", "20", "--out", str(out), "--check"])
+    assert code == 1 and "differs in:" in capsys.readouterr().out
+    assert json.loads(out.read_text())["train"][0].startswith("counting+expert(+lead_model) rolled out")
+    sl.make_player(f"counting+expert(lead_weights={out})")
