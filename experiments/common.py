@@ -37,6 +37,7 @@ from spades_lab.policies.memory import shown_voids  # noqa: E402
 from spades_lab.policies.seats import SeatBidder, mixed_partnership  # noqa: E402, F401  (re-exported for scripts)
 from spades_lab.stats.estimates import (  # noqa: E402, F401  (re-exported for scripts)
     Estimate,
+    estimates_frame,
     mean_estimate,
     paired_by_deal,
     paired_estimate,
@@ -189,12 +190,9 @@ def entrant_figures(result: TournamentResult, rules: sl.Rules = RULES) -> dict[s
 
 def figures_frame(figures: dict[str, dict[str, Estimate]], **keys: Any) -> pd.DataFrame:
     """Long CSV rows: one per (entrant, figure) with value, lo, hi, n and any extra key columns."""
-    rows = []
-    for entrant, named in figures.items():
-        for figure, e in named.items():
-            rows.append({**keys, "entrant": entrant, "figure": figure, "value": e.value, "lo": e.lo, "hi": e.hi,
-                         "n": e.n})  # fmt: skip
-    return pd.DataFrame(rows)
+    rows = [{**keys, "entrant": entrant, "figure": figure, "estimate": e}
+            for entrant, named in figures.items() for figure, e in named.items()]  # fmt: skip
+    return estimates_frame(rows).drop(columns=["method", "estimate"], errors="ignore")
 
 
 def paired_figures(result: TournamentResult, entrant: str, rules: sl.Rules = RULES) -> dict[str, Estimate]:

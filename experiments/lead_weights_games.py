@@ -22,10 +22,10 @@ from typing import Any
 
 import numpy as np
 from common import run_tournament
-from fit_expert_leads import play_with_weights
 from strong_players import _row
 
 import spades_lab as sl
+from spades_lab.fit import play_with_weights
 
 MODEL, EXPERT, TIPS = "counting+expert(+lead_model)", "counting+expert", "counting+tips"
 

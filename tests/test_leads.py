@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import spades_lab as sl
+from spades_lab.fit import TARGETS, ContinuationRecipe, Leads, continuation_data, differences, fit, rollout_leads
+from spades_lab.fit import main as fit_main
 from spades_lab.policies.leads import (
     FEATURES,
     KINDS,
@@ -191,12 +192,7 @@ def test_a_bad_weights_file_is_refused_naming_the_field(tmp_path: Path, content:
 
 
 def test_fit_recovers_a_linear_gain() -> None:
-    """The fit script's ridge: a gain that is linear in one input comes back in that input's raw weight."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "experiments"))
-    try:
-        from fit_expert_leads import Leads, fit
-    finally:
-        sys.path.pop(0)
+    """The fit's ridge: a gain that is linear in one input comes back in that input's raw weight."""
     rng = np.random.default_rng(0)
     inputs = rng.normal(3.0, 2.0, size=(4000, WIDTH))
     gains = np.zeros((4000, len(LEAD_OPTIONS)))
@@ -214,11 +210,6 @@ def test_rollout_keep_replays_the_hand_and_options_differ() -> None:
     card at each kept lead must end the hand exactly as it was played (the logged tricks), so the replayed
     position (deal, bids, plays so far) is the true one; the other options lead other cards and some of them
     end with other tricks; the option columns' gains are the option's outcome minus KEEP's."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "experiments"))
-    try:
-        from fit_expert_leads import TARGETS, rollout_leads
-    finally:
-        sys.path.pop(0)
     player = "counting+expert(-lead_model)"
     by_target = rollout_leads(player, player, 12, 3)
     assert set(by_target) == set(TARGETS)
@@ -237,3 +228,27 @@ def test_rollout_keep_replays_the_hand_and_options_differ() -> None:
     assert np.any(leads.gains[:, 1:] != 0)
     contract = by_target["contract"].values[rows, leads.args[0]]
     assert np.all(contract <= keep)
+
+
+def test_the_continuation_fit_is_reproduced_from_its_seeds() -> None:
+    """`python -m spades_lab.fit` must regenerate the shipped file bit for bit: two refits of the same recipe
+    (here a small one) give the same file, and one hand more in training gives other weights, which
+    `differences` names."""
+    recipe = ContinuationRecipe(train_hands=40, test_hands=20)
+    first, again = continuation_data(recipe), continuation_data(recipe)
+    assert json.dumps(first) == json.dumps(again)
+    assert len(first["weights"]) == len(first["options"])
+    other = continuation_data(ContinuationRecipe(train_hands=41, test_hands=20))
+    found = differences(other, first)
+    assert any(key.startswith("weights (largest difference") for key in found)
+    assert "train" in found and "ridge" not in found
+
+
+def test_the_fit_command_writes_its_file_and_checks_the_shipped_one(tmp_path: Path, capsys) -> None:
+    """`python -m spades_lab.fit --out FILE --check`: the file written is a weights file a player reads, and a
+    refit on other hands than the shipped recipe's is reported as differing (exit 1), naming the weights."""
+    out = tmp_path / "refit.json"
+    code = fit_main(["--train-hands", "30", "--test-hands", "20", "--out", str(out), "--check"])
+    assert code == 1 and "differs in:" in capsys.readouterr().out
+    assert json.loads(out.read_text())["train"][0].startswith("counting+expert(+lead_model) rolled out")
+    sl.make_player(f"counting+expert(lead_weights={out})")

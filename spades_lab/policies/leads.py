@@ -14,8 +14,8 @@ chose (trump master, other trump, side master, other side card). The best-scorin
 when its score reaches `lead_margin` tricks; otherwise the expert's card stays.
 
 The weights ship in `data/expert_leads.json`; experiments/fit_expert_leads.py fits them (ridge
-regression) from the per-play DD values saved by `strong_pimc.py lost --out` and reports the gain on
-held-out hands.
+regression, `spades_lab.fit.fit`) from the per-play DD values saved by `strong_pimc.py lost --out` and reports
+the gain on held-out hands. The `continuation` weights are refitted from their seeds by `python -m spades_lab.fit`.
 """
 
 from __future__ import annotations
