@@ -186,3 +186,16 @@ def test_a_temporary_run_folder_is_removed_at_exit(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     assert not Path(done.stdout.strip()).exists()
+
+
+def test_plots_of_a_tiny_run_draw_without_a_warning(tmp_path: Path) -> None:
+    """No contract size reaches min_contracts in two games: no line is labelled, and no empty legend is asked for."""
+    import warnings
+
+    from spades_lab.plots import write_all
+
+    result = tournament(PAIR, sl.Rules(hand_cap=2), games=2, seed=1, out=tmp_path / "run", progress=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        written = write_all(result, tmp_path / "plots", progress=False)
+    assert len(written.written) == 8

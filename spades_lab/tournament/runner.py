@@ -125,7 +125,7 @@ CODE_BASE = ("spades_lab.tournament.chunks",)
 (and, through it, the engine, the rules and the tallies that the chunk files store)."""
 
 
-def _code(entrants: Sequence[EntrantSpec], names: list[str]) -> dict[str, Any]:
+def code_fingerprints(entrants: Sequence[EntrantSpec], names: list[str]) -> dict[str, Any]:
     """Each entrant's code fingerprint; one that cannot be taken (an exotic policy object) is left out,
     since it only ever feeds a warning and must never stop a run."""
     out = {}
@@ -348,7 +348,7 @@ def tournament(
     if out is None:
         out = _temporary_folder()
     store = RunDir(out)
-    manifest = _manifest(config, chunks, names, _code(entrants, names))
+    manifest = _manifest(config, chunks, names, code_fingerprints(entrants, names))
     stored = store.open(manifest, fresh=fresh)
     if stored is not None:
         _check_code(store, stored, manifest["code"])
