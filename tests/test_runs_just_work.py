@@ -67,12 +67,12 @@ def test_an_interrupted_run_keeps_the_chunks_in_play_and_the_rerun_plays_only_th
     are written and recorded, no worker prints a traceback, and the message says what is kept."""
     out = tmp_path / "run"
     args = ["tournament", "--entrant", PAIR[0], "--entrant", PAIR[1], "--games", "600", "--seed", "4",
-            "--hand-cap", "8", "--chunk-games", "20", "--workers", "2", "--out", str(out), "--quiet"]  # fmt: skip
+            "--hand-cap", "8", "--chunk-games", "60", "--workers", "2", "--out", str(out), "--quiet"]  # fmt: skip
     proc = subprocess.Popen([sys.executable, "-m", "spades_lab.cli", *args, "--batch-size", "8"], env=ENV,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)  # fmt: skip
     try:
         deadline = time.time() + 120
-        while time.time() < deadline and proc.poll() is None and _chunks_on_disk(out) < 4:
+        while time.time() < deadline and proc.poll() is None and _chunks_on_disk(out) < 2:
             time.sleep(0.02)
         on_disk = _chunks_on_disk(out)
         if how.startswith("ctrl-c"):
@@ -87,11 +87,11 @@ def test_an_interrupted_run_keeps_the_chunks_in_play_and_the_rerun_plays_only_th
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert "finishing the chunks in play" in err and "run the same command again to play the other" in err, err
     recorded = json.loads((out / "manifest.json").read_text())["chunk_files"]
-    assert 30 > len(recorded) > on_disk >= 4, f"{len(recorded)} chunks kept, {on_disk} on disk at the signal"
+    assert 10 > len(recorded) > on_disk >= 2, f"{len(recorded)} chunks kept, {on_disk} on disk at the signal; {err}"
     kept_hands = sum(files["hands"]["rows"] for files in recorded.values())
     capsys.readouterr()
     assert main(args) == 0
-    clean = tournament(PAIR, sl.Rules(hand_cap=8), games=600, seed=4, chunk_games=20, out=tmp_path / "clean",
+    clean = tournament(PAIR, sl.Rules(hand_cap=8), games=600, seed=4, chunk_games=60, out=tmp_path / "clean",
                        progress=False)  # fmt: skip
     assert f"; {clean.total_hands - kept_hands} hands played in" in capsys.readouterr().out
     for name in ("summary.csv", "matchups.csv", "bid_totals.csv"):
