@@ -9,11 +9,17 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-install: $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+# stamps: install again only when pyproject.toml changes (the install is editable: code edits need none)
+install: $(VENV)/.installed
+dev: $(VENV)/.installed-dev
 
-dev: $(BIN)/python
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.installed
 
 docs: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[docs]'

@@ -213,9 +213,9 @@ def _tournament(args: argparse.Namespace) -> int:
             progress=False if args.quiet else None, fresh=args.fresh, batch_size=args.batch_size,
             max_hands=args.max_hands, dd=args.dd,
         )  # fmt: skip
-    except KeyboardInterrupt:
-        print(f"\ninterrupted: finished chunks are kept in {args.out}; run the same command again to finish",
-              file=sys.stderr)  # fmt: skip
+    except KeyboardInterrupt as exc:  # a TournamentInterrupted says what is kept; a second Ctrl-C says nothing
+        kept = str(exc) or f"stopped at once: the chunks written so far are kept in {args.out}"
+        print(f"\ninterrupted: {kept}", file=sys.stderr)
         return EXIT_INTERRUPTED
     speed = f"{result.hands_played} hands played in {result.seconds:.1f} s ({result.hands_per_s:,.0f} hands/s)"
     if args.json:

@@ -7,7 +7,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from spades_lab.plots.data import Source, bid_error_shares, bid_total_shares, entrants, load
-from spades_lab.plots.style import AxesArg, caption, colours, figure_axes
+from spades_lab.plots.style import AxesArg, caption, colours, figure_axes, legend
 
 TRICKS_PER_HAND = 13
 """In partnership Spades and in Duel alike, 13 tricks are played in a hand."""
@@ -39,7 +39,7 @@ def bid_errors(source: Source, ax: AxesArg = None) -> Figure:
     ax.set_xlabel("bid minus tricks taken, per player (tricks; > 0 overbid, < 0 underbid)")
     ax.set_ylabel("share of the entrant's non-nil bids")
     ax.set_title("Bid error per player (nil bids left out)" + (f"\n{caption(result)}" if made else ""), fontsize=10)
-    ax.legend(title="entrant (mean error, share exact)", fontsize=8)
+    legend(ax, title="entrant (mean error, share exact)", fontsize=8)
     return fig
 
 
@@ -81,5 +81,5 @@ def bid_totals(source: Source, by: str = "entrant", ax: AxesArg = None) -> Figur
     ax.set_xlabel("table bid total (tricks; every bid at the table added up, nil = 0)")
     ax.set_ylabel(f"share of {whose}")
     ax.set_title(title + (f"\n{caption(result)}" if made else ""), fontsize=10)
-    ax.legend(title=f"{by} (mean total)", fontsize=8)
+    legend(ax, title=f"{by} (mean total)", fontsize=8)
     return fig

@@ -43,6 +43,23 @@ def side_hands(result: TournamentResult) -> pd.DataFrame:
     return tidy.side_hands(result)
 
 
+def _cached(result: TournamentResult, key: str, build) -> pd.DataFrame:
+    """A table the plots share, built once per result (several plots read the same millions of rows)."""
+    if key not in result._cache:
+        result._cache[key] = build(result)
+    return result._cache[key]
+
+
+def _seats(result: TournamentResult) -> pd.DataFrame:
+    """The per-seat table without card labels, shared by the plots (do not modify it)."""
+    return _cached(result, "plots: seats", lambda r: tidy.seat_table(r, _sides(r), cards=False))
+
+
+def _sides(result: TournamentResult) -> pd.DataFrame:
+    """The per-side table, shared by the plots (do not modify it)."""
+    return _cached(result, "plots: sides", tidy.side_hands)
+
+
 def rate_table(frame: pd.DataFrame, by: list[str], hits: str, trials: str | None = None) -> pd.DataFrame:
     """Per group: trials, hits, rate and its 95% Wilson bounds (lo, hi).
 
@@ -59,7 +76,7 @@ def rate_table(frame: pd.DataFrame, by: list[str], hits: str, trials: str | None
 def set_rates(result: TournamentResult) -> pd.DataFrame:
     """Per entrant and side contract: contracts bid, sets, set_rate with its Wilson bounds (set_lo, set_hi),
     and share (of the entrant's contracts that were of this size)."""
-    table = rate_table(side_hands(result), ["entrant", "contract"], "set", trials="has_contract")
+    table = rate_table(_sides(result), ["entrant", "contract"], "set", trials="has_contract")
     table = table.rename(columns={"trials": "contracts", "hits": "sets", "rate": "set_rate", "lo": "set_lo",
                                   "hi": "set_hi"})  # fmt: skip
     table["share"] = table["contracts"] / table.groupby("entrant", observed=True)["contracts"].transform("sum")
@@ -68,10 +85,19 @@ def set_rates(result: TournamentResult) -> pd.DataFrame:
 
 def bid_error_shares(result: TournamentResult) -> pd.DataFrame:
     """Per entrant and bid error (bid minus tricks taken, non-nil bids only): bids and share of the entrant's."""
-    seats = seat_hands(result)
-    counts = seats[~seats["nil"]].groupby(["entrant", "error"], observed=True).size().rename("bids").reset_index()
-    counts["share"] = counts["bids"] / counts.groupby("entrant", observed=True)["bids"].transform("sum")
-    return counts
+    seats = _seats(result)
+    bids = ~seats["nil"].to_numpy()
+    entrant = seats["entrant"].cat.codes.to_numpy()[bids]
+    error = seats["error"].to_numpy()[bids]
+    low = int(error.min()) if len(error) else 0
+    width = int(error.max()) - low + 1 if len(error) else 1
+    names = seats["entrant"].cat.categories
+    counts = np.bincount(entrant * width + (error - low), minlength=len(names) * width).reshape(len(names), width)
+    who, value = np.nonzero(counts)  # entrant by entrant, errors ascending, as a groupby lists them
+    table = pd.DataFrame({"entrant": pd.Categorical.from_codes(who, categories=names), "error": value + low,
+                          "bids": counts[who, value]})  # fmt: skip
+    table["share"] = table["bids"] / counts.sum(axis=1)[who]
+    return table
 
 
 class DDRequired(HandsRequired):
@@ -83,7 +109,7 @@ def dd_error_shares(result: TournamentResult) -> pd.DataFrame:
 
     dd_bid_error counts the hands where the side had a contract; dd_tricks_lost every hand.
     """
-    sides = side_hands(result)
+    sides = _sides(result)
     if "dd_tricks" not in sides.columns:
         raise DDRequired(
             f"this plot needs double-dummy tricks, but the tournament in {result.out} ran without dd=True;"
@@ -110,7 +136,7 @@ def nil_outcome_table(result: TournamentResult) -> pd.DataFrame:
     Every entrant and outcome appears, with 0 bids where there were none, so a plot shows an entrant
     that never bid nil rather than leaving it out.
     """
-    seats = seat_hands(result)
+    seats = _seats(result)
     nils = seats[seats["nil"]]
     outcome = pd.Categorical.from_codes(np.minimum(nils["tricks"].to_numpy(), 3), categories=list(NIL_OUTCOMES))
     counts = pd.crosstab(nils["entrant"], outcome).reindex(index=entrants(result), columns=list(NIL_OUTCOMES),

@@ -6,7 +6,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from spades_lab.plots.data import Source, dd_error_shares, entrants, load
-from spades_lab.plots.style import AxesArg, caption, colours, figure_axes
+from spades_lab.plots.style import AxesArg, caption, colours, figure_axes, legend
 
 
 def dd_bid_error(source: Source, tricks_lost: bool = True, ax: AxesArg = None) -> Figure:
@@ -44,7 +44,7 @@ def dd_bid_error(source: Source, tricks_lost: bool = True, ax: AxesArg = None) -
         panel.set_xlabel(xlabel)
         panel.set_ylabel(ylabel)
         panel.set_title(title, fontsize=10)
-        panel.legend(title="entrant (mean, sides)", fontsize=8)
+        legend(panel, title="entrant (mean, sides)", fontsize=8)
     if made:
         fig.suptitle(f"Bids and play against double-dummy truth\n{caption(result)}", fontsize=10)
     return fig

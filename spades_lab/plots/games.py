@@ -10,7 +10,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from spades_lab.plots.data import Source, entrants, load, per_game_counts, require_hands, rules_of, side_entrants
-from spades_lab.plots.style import AxesArg, caption, colours, figure_axes, new_figure, side_label
+from spades_lab.plots.style import AxesArg, caption, colours, figure_axes, legend, new_figure, side_label
 
 MAX_BINS = 40
 """Bags per game spread over a wide range in long games; wider bins keep each line readable."""
@@ -44,7 +44,7 @@ def bags(source: Source, ax: AxesArg = None) -> Figure:
     unit = "game" if width == 1 else f"bin of {width} bags"
     ax_bags.set_ylabel(f"share of the entrant's games per {unit}")
     ax_bags.set_title("Bags taken per game", fontsize=10)
-    ax_bags.legend(title="entrant (mean bags)", fontsize=8)
+    legend(ax_bags, title="entrant (mean bags)", fontsize=8)
     if made:
         fig.suptitle(f"Bags and bag penalties\n{caption(result)}", fontsize=10)
     if len(axes) == 1:
@@ -62,7 +62,7 @@ def bags(source: Source, ax: AxesArg = None) -> Figure:
     ax_pen.set_xlabel(f"bag penalties in a game ({cost})")
     ax_pen.set_ylabel("share of the entrant's games")
     ax_pen.set_title("Bag penalties per game", fontsize=10)
-    ax_pen.legend(title="entrant (mean penalties)", fontsize=8)
+    legend(ax_pen, title="entrant (mean penalties)", fontsize=8)
     return fig
 
 
@@ -139,7 +139,7 @@ def score_trajectories(
         panel.set_ylabel("score (points)")
         panel.set_title(f"pairing {pairing} ({names[0]} on {side_label(0, rules.players)}), seating {seating}, "
                         f"game {game}:\n{_outcome(rows, names)}", fontsize=9)  # fmt: skip
-        panel.legend(fontsize=7)
+        legend(panel, fontsize=7)
     for panel in axes[len(picks) :]:
         panel.set_visible(False)
     if not made:

@@ -7,7 +7,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from spades_lab.plots.data import NIL_OUTCOMES, Source, entrants, load, nil_outcome_table, rules_of, set_rates
-from spades_lab.plots.style import AxesArg, caption, colours, figure_axes, new_figure
+from spades_lab.plots.style import AxesArg, caption, colours, figure_axes, legend, new_figure
 
 
 def win_rates(source: Source, ax: AxesArg = None) -> Figure:
@@ -48,7 +48,7 @@ def win_rates(source: Source, ax: AxesArg = None) -> Figure:
     ax.set_xlabel("entrant")
     ax.set_ylabel("share of finished games won")
     ax.set_title("Win rate per entrant over its finished games" + (f"\n{caption(result)}" if made else ""), fontsize=10)
-    ax.legend(loc="upper right", fontsize=8)
+    legend(ax, loc="upper right", fontsize=8)
     return fig
 
 
@@ -89,7 +89,7 @@ def set_rate_by_contract(source: Source, min_contracts: int = 20, ax: AxesArg = 
     ax_rate.set_ylabel("share of contracts set")
     ax_rate.set_title(f"Sets by contract size (bars: 95% Wilson; sizes bid at least {min_contracts} times)"
                       + (f"\n{caption(result)}" if made else ""), fontsize=10)  # fmt: skip
-    ax_rate.legend(title="entrant", fontsize=8, loc="lower right")
+    legend(ax_rate, title="entrant", fontsize=8, loc="lower right")
     who = "partnership's bids added up" if team else "player's bid"
     xlabel = f"side contract (tricks; the {who}, nil bids left out)"
     for panel in (ax_rate, ax_share):
@@ -142,7 +142,7 @@ def nil_outcomes(source: Source, ax: AxesArg = None) -> Figure:
     ax_out.set_xlabel("share of the entrant's nil bids")
     ax_out.set_ylabel("entrant")
     ax_out.set_title("Nil outcomes (tricks taken by the nil bidder)", fontsize=10)
-    ax_out.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=4, fontsize=8, title="outcome of the nil")
+    legend(ax_out, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=4, fontsize=8, title="outcome of the nil")
     if made:
         fig.suptitle(f"Nil bids\n{caption(result)}", fontsize=10)
     if len(axes) == 1:

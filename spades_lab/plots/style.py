@@ -107,3 +107,10 @@ def side_label(side: int, players: int) -> str:
     if players == 2:
         return f"seat {side}"
     return "seats 0+2" if side == 0 else "seats 1+3"
+
+
+def legend(ax: Axes, **options: Any) -> None:
+    """A legend for the labelled lines of `ax`, or none when nothing is labelled (a small run whose
+    entrants drew no line), rather than matplotlib's empty legend and its warning."""
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(**options)

@@ -21,6 +21,7 @@ from spades_lab.engine.views import BidView, BlindView
 from spades_lab.policies.baseline import RandomBid, RandomDraft, RandomExchange, RandomPlay
 from spades_lab.policies.player import Player
 from spades_lab.policies.registry import make_player
+from spades_lab.progress import bar, wanted
 from spades_lab.rules import Rules, load_rules
 
 METHODS = ("blind", "bid", "exchange", "draft", "play")
@@ -132,8 +133,16 @@ def _same(a: HandLog, b: HandLog) -> str | None:
     return None
 
 
+MAX_TABLES = 100_000
+"""Most tables a check plays: every table's hand is held in memory, four times per seating."""
+
+
 def check_policy(
-    policy: Policy | str, rules: Rules | str | dict | None = None, tables: int = 48, seed: int = 0
+    policy: Policy | str,
+    rules: Rules | str | dict | None = None,
+    tables: int = 48,
+    seed: int = 0,
+    progress: bool | None = None,
 ) -> dict[str, int]:
     """Check that `policy` (an object or a player name) plays correctly under `rules` (default: standard).
 
@@ -143,8 +152,11 @@ def check_policy(
     view; the same seed gives the same games, and so does splitting the tables into two batches
     (a policy must draw randomness only from `view.uniform`, never from its batch); every phase the
     rules have was asked. Returns the number of decisions asked per method; raises
-    `PolicyCheckError` naming the first failure.
+    `PolicyCheckError` naming the first failure. `progress`: a bar over the plays (None:
+    where someone watches), since a slow policy takes minutes; `tables` is at most `MAX_TABLES`.
     """
+    if not 1 <= int(tables) <= MAX_TABLES:
+        raise ValueError(f"tables = {tables:,} is impossible; allowed: 1 to {MAX_TABLES:,} (each is held in memory)")
     rules = rules if isinstance(rules, Rules) else load_rules(rules)
     target = make_player(policy) if isinstance(policy, (str, Player)) else policy
     needed = ["name", "bid", "play"] + (["draft"] if rules.players == 2 else [])
@@ -163,14 +175,25 @@ def check_policy(
         "beside a blind-nil partner": [watcher] * (p - p // 2) + [partner] * (p // 2),
     }
     every = np.arange(tables)
+    shown = bar(total=3 * len(seatings), unit="play", desc=f"checking {watcher.name}", disable=not wanted(progress),
+                dynamic_ncols=True)  # fmt: skip
+
+    def played(seats: list[Any], rows: np.ndarray) -> HandLog:
+        log = _play(rules, seats, seed, rows, tables)
+        shown.update(len(rows) / tables)
+        return log
+
     for label, seats in seatings.items():
         try:
-            first = _play(rules, seats, seed, every, tables)
-            again = _play(rules, seats, seed, every, tables)
-            halves = [_play(rules, seats, seed, every[k::2], tables) for k in (0, 1)]
+            shown.set_postfix_str(label)
+            first = played(seats, every)
+            again = played(seats, every)
+            halves = [played(seats, every[k::2]) for k in (0, 1)]
         except PolicyCheckError:
+            shown.close()
             raise
         except PolicyError as exc:
+            shown.close()
             raise PolicyCheckError(f"{label}: {exc}") from exc
         differs = _same(first, again)
         if differs:
@@ -185,6 +208,7 @@ def check_policy(
                 f"{label}: splitting the tables into two batches changed the games ({differs} differs): a policy's"
                 " answer at a table must depend only on that table's view, not on the batch"
             )
+    shown.close()
     asked = dict(watcher.asked)
     expect = ["bid", "play"] + (["draft"] if p == 2 else []) + (["exchange"] if "exchange" in needed else [])
     expect += ["blind"] if rules.blind_nil and hasattr(target, "blind") else []

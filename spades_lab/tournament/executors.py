@@ -4,17 +4,24 @@ Each executor yields finished chunks as they complete, in any order, and keeps o
 window of chunks in flight, so results stream to disk and memory does not grow with the size of
 the tournament. In this process and in local workers, chunks are played as a stream in one batch
 kept full across chunk boundaries (`play_stream`); a Dask task is one chunk. When a chunk fails, the executor stops handing out new chunks, still yields every
-chunk already running that finishes, and then raises the first error: finished work is kept.
+chunk already running that finishes, and then raises the first error: finished work is kept. When
+`stop()` turns true (Ctrl-C, SIGTERM: `spades_lab.tournament.interrupt`), they likewise hand out
+nothing more and yield every chunk in play as it finishes.
 """
 
 from __future__ import annotations
 
 import atexit
 import multiprocessing as mp
+import multiprocessing.spawn
 import os
 import queue
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
 from itertools import chain
 from typing import Any
 
@@ -35,23 +42,39 @@ def _takes(tasks: Iterable[ChunkTask]) -> tuple[ChunkTask | None, Iterator[Chunk
     return first, (pending if first is None else chain([first], pending))
 
 
-def run_inline(tasks: Iterable[ChunkTask]) -> Iterator[ChunkResult]:
+def _never() -> bool:
+    return False
+
+
+def run_inline(tasks: Iterable[ChunkTask], stop: Callable[[], bool] = _never) -> Iterator[ChunkResult]:
     """Every chunk in this process, in one batch kept full across chunk boundaries (`play_stream`)."""
     first, pending = _takes(tasks)
     if first is None:
         return
 
     def take(wait: bool) -> Chunk | None:
-        task = next(pending, None)
+        task = None if stop() else next(pending, None)
         return None if task is None else task.chunk
 
     yield from play_stream(first, take)
+
+
+class _ToParent:
+    """A worker's progress reports, sent to the parent with its other messages (the parent's bar)."""
+
+    def __init__(self, results: Any) -> None:
+        self.results = results
+
+    def put(self, item: tuple[int, int]) -> None:
+        self.results.put(("progress", item))
 
 
 def _serve(template: ChunkTask, chunks: Any, results: Any) -> None:
     """A worker process: plays the chunks it takes from `chunks` in one full batch (`play_stream`),
     taking the next whenever a table frees up, and sends each finished chunk to `results`."""
     ended = False
+    if template.progress is not None:
+        template = replace(template, progress=_ToParent(results))
 
     def take(wait: bool) -> Chunk | None:
         nonlocal ended
@@ -77,13 +100,28 @@ def _serve(template: ChunkTask, chunks: Any, results: Any) -> None:
         results.put(("exit", (os.getpid(), time.process_time())))  # its CPU so far, for benchmarks
 
 
+PARENT_CHECK_SECONDS = 0.5
+"""How often a worker checks that its parent still lives."""
+
+
+def _watch_parent(parent_pid: int) -> None:
+    """Exit this worker as soon as its parent is gone (killed, even by kill -9): a worker blocked on a
+    full pipe or waiting for chunks would otherwise live on as an orphan holding its memory."""
+    while os.getppid() == parent_pid:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(1)
+
+
 def _live(inbox: Any, chunks: Any, results: Any) -> None:
     """A pool's worker process: one `_serve` call per run template it is sent, until None.
 
-    Between runs it checks every second that its parent still lives: a parent killed by a signal
-    (a notebook kernel restarted) runs no exit handler to stop the pool, and its idle workers
-    would otherwise wait for ever."""
+    It ignores SIGINT (a terminal's Ctrl-C, a notebook kernel's interrupt or shutdown reach the
+    whole process group): the parent decides how a run ends and tells it through the queues. A
+    thread ends it when its parent dies, which runs no exit handler to stop the pool."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = mp.parent_process()
+    if parent is not None and parent.pid is not None:
+        threading.Thread(target=_watch_parent, args=(parent.pid,), daemon=True).start()
     while True:
         try:
             template = inbox.get(timeout=1.0)
@@ -114,8 +152,9 @@ class WorkerPool:
         self.processes = [
             ctx.Process(target=_live, args=(inbox, self.chunks, self.results), daemon=True) for inbox in self.inboxes
         ]
-        for process in self.processes:
-            process.start()
+        with _worker_start():
+            for process in self.processes:
+                process.start()
         self.cpu: dict[int, float] = {}
         """CPU seconds of each worker (by pid) since it started, as it reported at the end of its last run:
         a running worker's own time, which the parent's `RUSAGE_CHILDREN` counts only once it has ended."""
@@ -137,6 +176,38 @@ class WorkerPool:
             process.join(timeout=10)
             if process.is_alive():  # pragma: no cover - a worker stuck in native code
                 process.kill()
+
+
+@contextmanager
+def _worker_start() -> Iterator[None]:
+    """Start processes that do not run the parent's `__main__` again, with SIGINT ignored from their first
+    instruction.
+
+    A spawned process normally re-runs the script that started the parent (as `__mp_main__`), so a
+    script calling `tournament(..., workers=2)` at module level, without `if __name__ ==
+    "__main__":`, would start a tournament in every worker. Workers need nothing from `__main__`:
+    players defined there travel by value (`ShippedPlayer`), and everything else is imported by
+    its module name. So the start-up data a worker receives leaves the main module out (as
+    joblib's loky executor does). An ignored signal stays ignored in the new interpreter, so a
+    Ctrl-C while a worker still imports cannot kill it either (the parent decides how a run ends).
+    """
+    original = multiprocessing.spawn.get_preparation_data
+
+    def without_main(name: str) -> dict[str, Any]:
+        data = original(name)
+        data.pop("init_main_from_path", None)
+        data.pop("init_main_from_name", None)
+        return data
+
+    main_thread = threading.current_thread() is threading.main_thread()
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if main_thread else None
+    multiprocessing.spawn.get_preparation_data = without_main  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        multiprocessing.spawn.get_preparation_data = original  # type: ignore[assignment]
+        if main_thread:
+            signal.signal(signal.SIGINT, handler)
 
 
 _POOL: list[WorkerPool] = []
@@ -163,14 +234,15 @@ atexit.register(close_pool)
 
 def _window(
     tasks: Iterable[ChunkTask], submit: Callable[[ChunkTask], Any], wait_any: Callable[[set[Any]], set[Any]],
-    result: Callable[[Any], ChunkResult], window: int,
+    result: Callable[[Any], ChunkResult], window: int, stop: Callable[[], bool] = _never,
 ) -> Iterator[ChunkResult]:  # fmt: skip
-    """Keep up to `window` tasks in flight; on the first failure drain what runs, then raise it."""
+    """Keep up to `window` tasks in flight; on the first failure (or `stop()`) drain what runs, then
+    raise the failure."""
     pending = iter(tasks)
     running: set = set()
     error: BaseException | None = None
     while True:
-        while error is None and len(running) < window:
+        while error is None and not stop() and len(running) < window:
             task = next(pending, None)
             if task is None:
                 break
@@ -189,7 +261,7 @@ def _window(
         raise error
 
 
-def run_pool(tasks: Iterable[ChunkTask], workers: int) -> Iterator[ChunkResult]:
+def run_pool(tasks: Iterable[ChunkTask], workers: int, stop: Callable[[], bool] = _never) -> Iterator[ChunkResult]:
     """`workers` processes, each playing a stream of chunks in one full batch: this process and
     `workers - 1` spawned ones, kept in this process's `WorkerPool` for the next run.
 
@@ -200,16 +272,18 @@ def run_pool(tasks: Iterable[ChunkTask], workers: int) -> Iterator[ChunkResult]:
     a chunk stays open in a batch until its longest game ends, dozens of hands after its last game
     started, so a limit on chunks not yet finished left the batches half empty for seconds. This
     process plays from the start, with its kernels loaded, while new workers start up (about a
-    second and a half each, paid once per pool). On the first failure nothing more is handed out;
-    every player finishes what it holds, the error is raised, and the pool is closed.
+    second and a half each, paid once per pool). On the first failure (or `stop()`) nothing more is
+    handed out; every player finishes what it holds, and the error is raised (the pool is closed).
+    The workers' progress reports come with their other messages and go to this run's own queue.
     """
     first, pending = _takes(tasks)
     if first is None:
         return
     pool = worker_pool(workers - 1)
     chunks, results, processes = pool.chunks, pool.results, pool.processes
-    for worker_inbox in pool.inboxes:
-        worker_inbox.put(first)
+    reports = first.progress
+    for worker_inbox in pool.inboxes:  # the workers report progress through `results` (a flag here)
+        worker_inbox.put(replace(first, progress=None if reports is None else True))
     window = 2 * workers * (-(-first.batch_size // max(1, first.chunk.games)) + 1)
     handed = taken = exited = 0
     closed = False
@@ -230,10 +304,10 @@ def run_pool(tasks: Iterable[ChunkTask], workers: int) -> Iterator[ChunkResult]:
     def hand_out() -> None:
         nonlocal handed, closed
         while not closed and handed - taken < window:
-            task = next(pending, None) if error is None else None
+            task = next(pending, None) if error is None and not stop() else None
             if task is None:
                 closed = True
-                if error is not None:
+                if error is not None or stop():
                     withdraw()
                 for _ in range(workers):  # one end mark per player, this process included
                     chunks.put(None)
@@ -252,12 +326,11 @@ def run_pool(tasks: Iterable[ChunkTask], workers: int) -> Iterator[ChunkResult]:
                     if p.exitcode is not None and p not in dead:  # it died: it sends nothing more
                         dead.append(p)
                         exited += 1
-                        error = error or TournamentError(
-                            f"a worker process died (exit code {p.exitcode}); finished chunks are kept, run the"
-                            " same command again to finish"
-                        )
+                        error = error or TournamentError(f"a worker process died (exit code {p.exitcode})")
                 return
-            if kind == "took":
+            if kind == "progress":
+                reports.put(value)
+            elif kind == "took":
                 taken += 1
             elif kind == "done":
                 inbox.append(value)
@@ -301,7 +374,7 @@ def run_pool(tasks: Iterable[ChunkTask], workers: int) -> Iterator[ChunkResult]:
         except TournamentError as exc:
             error = error or exc
             ended = True
-        hand_out()  # with an error: hands out nothing more and marks the end for the workers
+        hand_out()  # after an error or a stop: hands out nothing more and marks the end for the workers
         while exited < len(processes):
             yield from flush()
             receive(0.5)
@@ -315,7 +388,7 @@ def run_pool(tasks: Iterable[ChunkTask], workers: int) -> Iterator[ChunkResult]:
             close_pool(wait=False)
 
 
-def run_dask(tasks: Iterable[ChunkTask], scheduler: Any) -> Iterator[ChunkResult]:
+def run_dask(tasks: Iterable[ChunkTask], scheduler: Any, stop: Callable[[], bool] = _never) -> Iterator[ChunkResult]:
     """Chunks on a Dask cluster: `scheduler` is a `distributed.Client` or a scheduler address.
 
     Results travel back to this process, which writes them; workers need the package installed
@@ -345,17 +418,20 @@ def run_dask(tasks: Iterable[ChunkTask], scheduler: Any) -> Iterator[ChunkResult
     try:
         yield from _window(
             tasks, lambda t: client.submit(run_chunk, t, pure=False),
-            lambda running: dask_wait(list(running), return_when="FIRST_COMPLETED").done, result, 2 * threads,
+            lambda running: dask_wait(list(running), return_when="FIRST_COMPLETED").done, result, 2 * threads, stop,
         )  # fmt: skip
     finally:
         if own:
             client.close()
 
 
-def execute(tasks: Iterable[ChunkTask], workers: int = 1, scheduler: Any = None) -> Iterator[ChunkResult]:
-    """Finished chunks in completion order, from the executor the arguments choose."""
+def execute(
+    tasks: Iterable[ChunkTask], workers: int = 1, scheduler: Any = None, stop: Callable[[], bool] = _never
+) -> Iterator[ChunkResult]:
+    """Finished chunks in completion order, from the executor the arguments choose; once `stop()` is
+    true, only the chunks already in play."""
     if scheduler is not None:
-        return run_dask(tasks, scheduler)
+        return run_dask(tasks, scheduler, stop)
     if workers <= 1:
-        return run_inline(tasks)
-    return run_pool(tasks, workers)
+        return run_inline(tasks, stop)
+    return run_pool(tasks, workers, stop)

@@ -12,7 +12,14 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from spades_lab.tournament.errors import TournamentError
+
 DEFAULT_CHUNK_GAMES = 4000
+
+MAX_CHUNKS = 100_000
+"""Most chunks a run can plan: the plan and the manifest list every chunk (about 150 bytes each in
+the manifest, written every few seconds), so a count beyond it would fill memory and disk before
+a game is played."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +74,27 @@ def seating_ranges(count: int, duplicate: bool) -> list[tuple[int, int]]:
         return [(0, count), (0, count)]
     half = (count + 1) // 2
     return [(0, half), (half, count)]
+
+
+def planned_chunks(n_entrants: int, count: int, duplicate: bool, chunk_games: int) -> int:
+    """How many chunks `plan_chunks` makes, counted without making them."""
+    return len(pairings(n_entrants)) * sum(-(-(hi - lo) // chunk_games) for lo, hi in seating_ranges(count, duplicate))
+
+
+def check_plannable(n_entrants: int, count: int, duplicate: bool, chunk_games: int, unit: str = "games") -> None:
+    """Refuse a run of more chunks than `MAX_CHUNKS`, before anything is allocated for them."""
+    chunks = planned_chunks(n_entrants, count, duplicate, chunk_games)
+    if chunks <= MAX_CHUNKS:
+        return
+    per_seating = max(1, MAX_CHUNKS // (2 * len(pairings(n_entrants))))  # chunks each seating may have
+    most = per_seating * chunk_games * (1 if duplicate else 2)
+    longest = count if duplicate else (count + 1) // 2  # game ids of the larger seating
+    least = -(-longest // per_seating)
+    raise TournamentError(
+        f"{unit} = {count:,} per pairing makes {chunks:,} chunks of {chunk_games:,} {unit}, and at most"
+        f" {MAX_CHUNKS:,} can be planned: play at most {most:,} {unit} per pairing, or raise chunk_games"
+        f" (--chunk-games) to at least {least:,}"
+    )
 
 
 def plan_chunks(n_entrants: int, count: int, duplicate: bool, chunk_games: int = DEFAULT_CHUNK_GAMES) -> list[Chunk]:

@@ -92,7 +92,15 @@ class TournamentResult:
     chunks_run: int = 0
     _cache: dict[str, pd.DataFrame] = field(default_factory=dict, repr=False)
     _keep: Any = field(default=None, repr=False)
-    """Holds a temporary output directory alive as long as the result."""
+    """For a run given no `out`: the finalizer that removes its temporary folder with this result."""
+
+    def keep(self) -> Path:
+        """Keep this result's folder on disk after the result is gone (a run given no `out` plays into a
+        temporary folder, otherwise removed when the result is garbage-collected or at exit)."""
+        if self._keep is not None:
+            self._keep.detach()
+            self._keep = None
+        return self.out
 
     @property
     def chunks(self) -> list[Chunk]:

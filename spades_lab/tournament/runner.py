@@ -9,12 +9,14 @@ number of workers and any chunk size.
 
 from __future__ import annotations
 
-import multiprocessing as mp
+import os
 import queue
+import shutil
 import tempfile
 import threading
 import time
 import warnings
+import weakref
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -31,7 +33,8 @@ from spades_lab.rules import Rules, load_rules
 from spades_lab.tournament.chunks import ChunkTask, EntrantSpec, ShippedPlayer
 from spades_lab.tournament.errors import CodeChangedWarning, TournamentError
 from spades_lab.tournament.executors import execute
-from spades_lab.tournament.plan import DEFAULT_CHUNK_GAMES, Chunk, grow_plan, pairings, plan_chunks
+from spades_lab.tournament.interrupt import Interruption, TournamentInterrupted
+from spades_lab.tournament.plan import DEFAULT_CHUNK_GAMES, Chunk, check_plannable, grow_plan, pairings, plan_chunks
 from spades_lab.tournament.results import TournamentResult, aggregate
 from spades_lab.tournament.storage import RunDir
 
@@ -122,7 +125,7 @@ CODE_BASE = ("spades_lab.tournament.chunks",)
 (and, through it, the engine, the rules and the tallies that the chunk files store)."""
 
 
-def _code(entrants: Sequence[EntrantSpec], names: list[str]) -> dict[str, Any]:
+def code_fingerprints(entrants: Sequence[EntrantSpec], names: list[str]) -> dict[str, Any]:
     """Each entrant's code fingerprint; one that cannot be taken (an exotic policy object) is left out,
     since it only ever feeds a warning and must never stop a run."""
     out = {}
@@ -158,6 +161,19 @@ MANIFEST_EVERY = 2.0
 """Seconds between manifest updates while chunks finish (and once more at the end, or on any stop)."""
 
 
+def _kept(store: RunDir, manifest: dict[str, Any], chunks: list[Chunk], temporary: bool) -> str:
+    """What a stopped run keeps, and what running it again would do: said only when it is true."""
+    done = len(manifest["chunk_files"])
+    left = len(chunks) - done
+    if temporary:
+        return (f"{done} of {len(chunks)} chunks were played into a temporary folder, which is removed; give out=..."
+                " (--out) to keep a run and finish it later")  # fmt: skip
+    if not left:
+        return f"all {len(chunks)} chunks are kept in {store.root}; run the same command again to write its tables"
+    return (f"{done} of {len(chunks)} chunks are kept in {store.root}; run the same command again to play the other"
+            f" {left}")  # fmt: skip
+
+
 def _play(
     store: RunDir,
     tasks,
@@ -168,14 +184,17 @@ def _play(
     progress: bool,
     manifest: dict[str, Any],
     known: dict[str, Any],
+    temporary: bool,
 ) -> tuple[int, float]:
     """Play the missing chunks, writing each as it finishes; returns (hands played, seconds).
 
     Each finished chunk's file facts go into `manifest["chunk_files"]`, written every few seconds
     and on the way out however the run stops; a chunk whose facts did not reach the manifest is
-    played again on resume, so nothing unrecorded is ever trusted. With a bar on, local workers
-    report every batch through a queue that a thread of this process drains into the bar, so it
-    moves steadily even with few, large chunks; Dask workers (no shared queue) move it per chunk.
+    played again on resume, so nothing unrecorded is ever trusted. With a bar on, the players report
+    every batch (local workers through their message queue) to a queue that a thread of this process
+    drains into the bar, so it moves steadily even with few, large chunks; Dask workers (no shared
+    queue) move it per chunk. Ctrl-C or SIGTERM stops handing out chunks, keeps every chunk in play,
+    and raises `TournamentInterrupted`; a failure says how much is kept.
     """
     total = sum(c.games for c in chunks)
     bar = progress_bar(total=total, initial=total - sum(c.games for c in missing), unit="game",
@@ -184,8 +203,7 @@ def _play(
     played = 0
     pending = False
     live = progress and scheduler is None and bool(missing)
-    manager = mp.get_context("spawn").Manager() if live and workers > 1 else None
-    reports: Any = (manager.Queue() if manager is not None else queue.Queue()) if live else None
+    reports: Any = queue.Queue() if live else None
     drained = [0]
 
     def drain() -> None:
@@ -198,35 +216,60 @@ def _play(
     if thread is not None:
         thread.start()
         tasks = (replace(t, progress=reports) for t in tasks)
+    stop = Interruption(say=True)
     try:
-        for result in execute(tasks, workers, scheduler):
-            if result.written and not store.holds(result.chunk, result.files or {}):
-                raise TournamentError(
-                    f"chunk {result.chunk.id} was written by a worker but is not in {store.root.absolute()}: the"
-                    " worker wrote it elsewhere; finished chunks are kept, run the same command again to finish"
-                )
-            files = result.files if result.written else store.write_chunk(result)
-            manifest["chunk_files"][result.chunk.id] = files
-            if result.totals is not None:
-                known[result.chunk.id] = result.totals
-            pending = True
-            if time.perf_counter() - last_write >= MANIFEST_EVERY:
-                store.write_manifest(manifest)
-                last_write, pending = time.perf_counter(), False
-            played += result.n_hands
-            if thread is None:
-                bar.update(result.chunk.games)
-                bar.set_postfix_str(f"{played / (time.perf_counter() - start):,.0f} hands/s")
+        with stop:
+            for result in execute(tasks, workers, scheduler, stop):
+                if result.written and not store.holds(result.chunk, result.files or {}):
+                    raise TournamentError(
+                        f"chunk {result.chunk.id} was written by a worker but is not in {store.root.absolute()}: the"
+                        " worker wrote it elsewhere (a worker of another machine or folder)"
+                    )
+                files = result.files if result.written else store.write_chunk(result)
+                manifest["chunk_files"][result.chunk.id] = files
+                if result.totals is not None:
+                    known[result.chunk.id] = result.totals
+                pending = True
+                if time.perf_counter() - last_write >= MANIFEST_EVERY:
+                    store.write_manifest(manifest)
+                    last_write, pending = time.perf_counter(), False
+                played += result.n_hands
+                if thread is None:
+                    bar.update(result.chunk.games)
+                    bar.set_postfix_str(f"{played / (time.perf_counter() - start):,.0f} hands/s")
+    except TournamentError as exc:
+        if type(exc) is TournamentError:  # a failure of the run, not of one chunk's code: say what is kept
+            raise TournamentError(f"{exc}; {_kept(store, manifest, chunks, temporary)}") from None
+        raise
     finally:
         if thread is not None:
             reports.put(None)
             thread.join(timeout=10)
-        if manager is not None:
-            manager.shutdown()
         bar.close()
         if pending:
             store.write_manifest(manifest)
+    if stop():
+        raise TournamentInterrupted(
+            f"stopped by {stop.signal_name} after {played:,} hands; {_kept(store, manifest, chunks, temporary)}"
+        )
     return played, time.perf_counter() - start
+
+
+def _workers(workers: int, missing: list[Chunk]) -> int:
+    """Workers for the chunks left: never more than there are chunks (a worker holds a chunk at least),
+    with a warning above the machine's cores (they would only share them, each with its own memory)."""
+    cores = os.cpu_count() or 1
+    if workers > cores:
+        warnings.warn(
+            f"workers = {workers} is more than the {cores} cores of this machine: they share the cores and each"
+            f" takes its own memory; workers = {cores} plays as fast", stacklevel=3,
+        )  # fmt: skip
+    return max(1, min(workers, len(missing)))
+
+
+def _temporary_folder() -> str:
+    """A folder for a run given no `out`, removed with the result that holds it (see `tournament`)."""
+    return tempfile.mkdtemp(prefix="spades-tournament-")
 
 
 def tournament(
@@ -255,9 +298,15 @@ def tournament(
       Each pairing plays half its game ids with the first entrant on seats 0+2 and half swapped;
       with `duplicate` it plays every game id twice, once per seating, so each deal sequence is
       played by both entrants (2 x games tables per pairing) and matchups gain paired differences.
-    - `workers`: local processes (1 plays in this process); `scheduler`: a Dask
-      `distributed.Client` or scheduler address instead.
-    - `out`: the directory to write and resume (a temporary one if None); `fresh` clears it first.
+    - `workers`: local processes (1 plays in this process; never more than there are chunks to play,
+      and a warning above the machine's cores); `scheduler`: a Dask `distributed.Client` or scheduler
+      address instead. Workers do not run the calling script's `__main__` again, so a plain script
+      needs no `if __name__ == "__main__":`.
+    - Ctrl-C or SIGTERM: the chunks in play are finished and kept, then `TournamentInterrupted`
+      (a KeyboardInterrupt) says how many; running the same call again plays the rest.
+    - `out`: the directory to write and resume; `fresh` clears it first. None: a temporary folder,
+      removed when the result is garbage-collected or the interpreter exits (to keep a run's files,
+      give `out`, or copy `result.out` away first).
     - `store_hands`: keep the per-hand table (off for huge runs: memory and disk then depend on
       games, not hands); `records`: also write hand records to records.jsonl.
     - `chunk_games`: game ids per chunk, the unit of resumption and of work handed to a worker.
@@ -289,6 +338,7 @@ def tournament(
             " counts a partnership's tricks; allowed: partnerships True, or Duel"
         )
     names = _entrant_names(entrants)
+    check_plannable(len(names), count, bool(duplicate), chunk_games, "games" if games is not None else "hands")
     shipped = _shipped(entrants, names) if scheduler is not None or workers > 1 else list(entrants)
     chunks = plan_chunks(len(names), count, duplicate, chunk_games)
     config = {
@@ -299,12 +349,11 @@ def tournament(
     }  # fmt: skip
     if dd:
         config["dd"] = True  # only when on, so that runs made before the option still resume
-    keep = None
+    temporary = out is None
     if out is None:
-        keep = tempfile.TemporaryDirectory(prefix="spades-tournament-")
-        out = keep.name
+        out = _temporary_folder()
     store = RunDir(out)
-    manifest = _manifest(config, chunks, names, _code(entrants, names))
+    manifest = _manifest(config, chunks, names, code_fingerprints(entrants, names))
     stored = store.open(manifest, fresh=fresh)
     if stored is not None:
         _check_code(store, stored, manifest["code"])
@@ -333,7 +382,13 @@ def tournament(
     if missing and scheduler is None:  # the compile message is shown unless progress was switched off
         _warm_up(rules, entrants, int(seed), say=progress is not False)
     known: dict[str, Any] = {}
-    played, seconds = _play(store, tasks, chunks, missing, workers, scheduler, show, manifest, known)
+    try:
+        played, seconds = _play(store, tasks, chunks, missing, _workers(workers, missing) if scheduler is None else
+                                workers, scheduler, show, manifest, known, temporary)  # fmt: skip
+    except BaseException:
+        if temporary:
+            shutil.rmtree(out, ignore_errors=True)
+        raise
     tables = aggregate(store, chunks, names, duplicate, known)
     outputs = ["summary.csv", "matchups.csv", "bid_totals.csv"] + (["records.jsonl"] if records else [])
     finished_before = stored is not None and stored.get("complete") and all((store.root / n).exists() for n in outputs)
@@ -354,7 +409,10 @@ def tournament(
         # Every unfinished game stopped at max_hands: the rules' own hand cap, if any, lies beyond it.
         warnings.warn(f"{stopped} games reached max_hands = {max_hands} hands and stopped unfinished (no winner)",
                       MaxHandsWarning, stacklevel=2)  # fmt: skip
-    return TournamentResult(
+    result = TournamentResult(
         Path(out), manifest, tables.summary, tables.matchups, tables.bid_totals, tables.games, tables.hands,
-        hands_played=played, seconds=seconds, chunks_run=len(missing), _keep=keep,
+        hands_played=played, seconds=seconds, chunks_run=len(missing),
     )  # fmt: skip
+    if temporary:  # removed with the result, or at exit (weakref.finalize runs then too)
+        result._keep = weakref.finalize(result, shutil.rmtree, str(out), ignore_errors=True)
+    return result

@@ -74,8 +74,28 @@ def side_entrants(result: TournamentResult) -> pd.DataFrame:
 
 def label_sides(frame: pd.DataFrame, result: TournamentResult) -> pd.DataFrame:
     """Add entrant and opponent columns to rows carrying pairing, seating and side."""
+    entrant, opponent = side_labels(result, frame["pairing"], frame["seating"], frame["side"])
+    return frame.assign(entrant=entrant, opponent=opponent)
+
+
+def side_labels(result: TournamentResult, pairing, seating, side) -> tuple[pd.Categorical, pd.Categorical]:
+    """The entrant and the opponent of each row's (pairing, seating, side), looked up in one array
+    indexing (a table of millions of rows is labelled in a fraction of a second)."""
     lookup = side_entrants(result)
-    return frame.merge(lookup, on=["pairing", "seating", "side"], how="left", sort=False, validate="many_to_one")
+    keys = [lookup[k].to_numpy(dtype=np.int64) for k in ("pairing", "seating", "side")]
+    shape = tuple(int(k.max()) + 1 for k in keys)
+    codes = {}
+    for column in ("entrant", "opponent"):
+        table = np.full(shape, -1, dtype=np.int64)  # -1: a row of no planned (pairing, seating), as a merge's NaN
+        table[tuple(keys)] = lookup[column].cat.codes.to_numpy()
+        rows = [np.asarray(v, dtype=np.int64) for v in (pairing, seating, side)]
+        inside = np.all([(r >= 0) & (r < n) for r, n in zip(rows, shape)], axis=0)
+        found = np.full(len(rows[0]), -1, dtype=np.int64)
+        found[inside] = table[tuple(r[inside] for r in rows)]
+        codes[column] = found
+    names = entrants(result)
+    return (pd.Categorical.from_codes(codes["entrant"], categories=names),
+            pd.Categorical.from_codes(codes["opponent"], categories=names))  # fmt: skip
 
 
 def _labels(masks: np.ndarray, deck_name: str) -> list[str]:
@@ -135,14 +155,20 @@ def side_hands(result: TournamentResult) -> pd.DataFrame:
     return frame[front + [c for c in frame.columns if c not in front]]
 
 
-def seat_hands(result: TournamentResult) -> pd.DataFrame:
+def seat_hands(result: TournamentResult, cards: bool = True) -> pd.DataFrame:
     """One row per hand and seat.
 
     Columns: pairing, seating, game, hand, seat, side, entrant, opponent; cards (dealt, as labels,
     strongest suit first), bid, blind, nil (a nil or blind nil bid), tricks, error (bid minus tricks
     taken; meaningful for non-nil bids); and the side's figures of the hand: set, bags_won,
-    hand_score (points), score_after.
+    hand_score (points), score_after. `cards=False` leaves the card labels out: they are most of
+    the time it takes (a string per seat and hand), and no figure needs them.
     """
+    return seat_table(result, side_hands(result), cards)
+
+
+def seat_table(result: TournamentResult, sides: pd.DataFrame, cards: bool = True) -> pd.DataFrame:
+    """`seat_hands` from the result's `side_hands` table, when the caller already has it."""
     hands = require_hands(result, "a per-seat table")
     rules = rules_of(result)
     players = rules.players
@@ -152,26 +178,18 @@ def seat_hands(result: TournamentResult) -> pd.DataFrame:
     bids = hands[[f"bid{s}" for s in range(players)]].to_numpy(dtype=np.int64).reshape(-1)
     tricks = hands[[f"tricks{s}" for s in range(players)]].to_numpy(dtype=np.int64).reshape(-1)
     blind = hands[[f"blind{s}" for s in range(players)]].to_numpy(dtype=bool).reshape(-1)
-    deal = hands[[f"deal{s}" for s in range(players)]].to_numpy(dtype=np.uint64).reshape(-1)
-    frame = pd.DataFrame(
-        {
-            **keys,
-            "seat": seat,
-            "side": seat % rules.sides,
-            "cards": _labels(deal, rules.deck),
-            "bid": bids,
-            "blind": blind,
-            "nil": bids == 0,
-            "tricks": tricks,
-            "error": bids - tricks,
-        }  # fmt: skip
-    )
-    sides = side_hands(result)[["pairing", "seating", "game", "hand", "side", "entrant", "opponent", "set",
-                                "bags_won", "hand_score", "score_after"]]  # fmt: skip
-    frame = frame.merge(sides, on=["pairing", "seating", "game", "hand", "side"], how="left", sort=False,
-                        validate="many_to_one")  # fmt: skip
-    front = ["pairing", "seating", "game", "hand", "seat", "side", "entrant", "opponent"]
-    return frame[front + [c for c in frame.columns if c not in front]]
+    side = seat % rules.sides
+    entrant, opponent = side_labels(result, keys["pairing"], keys["seating"], side % 2)  # seats 0+2 vs 1+3
+    frame = pd.DataFrame({**keys, "seat": seat, "side": side, "entrant": entrant, "opponent": opponent})
+    if cards:
+        deal = hands[[f"deal{s}" for s in range(players)]].to_numpy(dtype=np.uint64).reshape(-1)
+        frame["cards"] = _labels(deal, rules.deck)
+    frame["bid"], frame["blind"], frame["nil"], frame["tricks"], frame["error"] = (
+        bids, blind, bids == 0, tricks, bids - tricks)  # fmt: skip
+    row = np.repeat(np.arange(n) * rules.sides, players) + side  # the seat's side row of the same hand
+    for name in ("set", "bags_won", "hand_score", "score_after"):
+        frame[name] = sides[name].to_numpy()[row]
+    return frame
 
 
 def plays(result: TournamentResult) -> pd.DataFrame:
