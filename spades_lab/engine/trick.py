@@ -102,7 +102,7 @@ def beaters(best: int, suits: Any) -> np.uint64:
 @njit(cache=True, inline="always")
 def beats(card: int, best: int, suits: Any) -> bool:
     """Whether `card` takes the trick from `best` (-1: nothing played yet)."""
-    return bit(card) & beaters(best, suits) != ZERO
+    return bool(bit(card) & beaters(best, suits) != ZERO)
 
 
 @njit(cache=True, inline="always")
