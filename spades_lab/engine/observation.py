@@ -178,6 +178,7 @@ class Table(NamedTuple):
 def _fill(r: np.ndarray, v: Seen, g: Table) -> None:
     """Fill one record per table from the view's arrays: the only place a seat's observation is derived."""
     p, sides = g.players, g.sides
+    nil_won = np.zeros(4, dtype=np.int64)
     for t in range(r.shape[0]):
         me = v.seat[t]
         o = r[t]
@@ -187,24 +188,26 @@ def _fill(r: np.ndarray, v: Seen, g: Table) -> None:
         for k in range(4):
             o.bids[k] = -1
             o.trick_cards[k] = -1
+            nil_won[k] = 0
         voids = 0
         for k in range(p):
             s = trick.absolute(k, me, p)
-            o.bids[k] = v.bids[t, s]
+            bid, won, side = v.bids[t, s], v.tricks_won[t, s], k % sides
+            o.bids[k] = bid
             o.blind[k] = v.blind[t, s]
-            o.tricks_won[k] = v.tricks_won[t, s]
+            o.tricks_won[k] = won
             o.trick_cards[k] = v.trick_cards[t, s]
             voids |= ((v.shown_voids[t] >> (4 * s)) & 15) << (4 * k)
+            o.contract[side] += max(bid, 0)
+            o.tricks[side] += won
+            if trick.is_nil(bid, g.plain_zero):
+                nil_won[side] += won
         o.voids = voids
         us = me % sides
         for side in range(sides):
-            o.contract[side] = trick.side_contract(o.bids, p, sides, side)
-            won = 0
-            for k in range(side, p, sides):
-                won += o.tricks_won[k]
-            o.tricks[side] = won
+            bid_won = o.tricks[side] - nil_won[side]
             o.needed[side] = trick.tricks_needed(
-                o.bids, o.tricks_won, p, sides, side, g.plain_zero, g.nil_tricks_to_partner
+                o.contract[side], nil_won[side], bid_won, g.plain_zero, g.nil_tricks_to_partner
             )
             o.scores[side] = v.scores[t, (us + side) % sides]
             o.bags[side] = v.bags[t, (us + side) % sides]

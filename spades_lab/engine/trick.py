@@ -147,42 +147,21 @@ def is_nil(bid: int, plain_zero: bool) -> bool:
     return bid == 0 and not plain_zero
 
 
-@njit(cache=True)
-def side_contract(bids: Any, players: int, sides: int, side: int) -> int:
-    """The side's number bids so far added up (nil and not-yet-bid count 0); seats by any fixed
-    origin, the side is every seat `k` with `k % sides == side` in that origin."""
-    total = 0
-    for k in range(side, players, sides):
-        if bids[k] > 0:
-            total += bids[k]
-    return total
+@njit(cache=True, inline="always")
+def contract_tricks(contract: int, nil_won: int, bid_won: int, plain_zero: bool, to_partner: bool) -> int:
+    """Tricks that count toward a side's contract, as the scorer counts them, from the side's number
+    bids added up (`contract`), its nil bidders' tricks (`nil_won`) and its other seats' (`bid_won`):
+    the number bidders' tricks; with `nil_tricks_to_partner` every trick of a side that has a contract
+    (a side of nil bidders only has none, and its nil tricks count toward nothing)."""
+    if not to_partner:
+        return bid_won
+    return nil_won + bid_won if (plain_zero or contract > 0) else 0
 
 
-@njit(cache=True)
-def contract_tricks(
-    bids: Any, won: Any, players: int, sides: int, side: int, plain_zero: bool, to_partner: bool
-) -> int:
-    """Tricks that count toward the side's contract, as the scorer counts them: its non-nil bidders'
-    tricks; with `nil_tricks_to_partner` every trick of a side that has a contract (a side of nil
-    bidders only has none, and its nil tricks count toward nothing)."""
-    has_contract = plain_zero or side_contract(bids, players, sides, side) > 0
-    total = 0
-    for k in range(side, players, sides):
-        if to_partner:
-            if has_contract:
-                total += won[k]
-        elif not is_nil(bids[k], plain_zero):
-            total += won[k]
-    return total
-
-
-@njit(cache=True)
-def tricks_needed(bids: Any, won: Any, players: int, sides: int, side: int, plain_zero: bool, to_partner: bool) -> int:
-    """Tricks the side still needs for its contract (0 once made, and for a side without contract)."""
-    need = side_contract(bids, players, sides, side) - contract_tricks(
-        bids, won, players, sides, side, plain_zero, to_partner
-    )
-    return max(need, 0)
+@njit(cache=True, inline="always")
+def tricks_needed(contract: int, nil_won: int, bid_won: int, plain_zero: bool, to_partner: bool) -> int:
+    """Tricks a side still needs for its contract (0 once made, and for a side without contract)."""
+    return max(contract - contract_tricks(contract, nil_won, bid_won, plain_zero, to_partner), 0)
 
 
 # --- batch forms for numpy code ----------------------------------------------------------------
@@ -201,12 +180,20 @@ def beaters_of(best: np.ndarray, suits: np.ndarray) -> np.ndarray:
 def needed_of(
     bids: np.ndarray, won: np.ndarray, sides: int, plain_zero: bool, to_partner: bool
 ) -> np.ndarray:  # fmt: skip
-    """[n, sides] `tricks_needed` per table and side from [n, seats] bids and tricks (any common seat origin)."""
+    """[n, sides] `tricks_needed` per table and side from [n, seats] bids (-1: not yet) and tricks; seats
+    in any common origin, side k holding every seat s with s % sides == k."""
     n, players = bids.shape
     out = np.zeros((n, sides), dtype=np.int64)
     for t in range(n):
         for side in range(sides):
-            out[t, side] = tricks_needed(bids[t], won[t], players, sides, side, plain_zero, to_partner)
+            contract, nil_won, bid_won = 0, 0, 0
+            for s in range(side, players, sides):
+                contract += max(bids[t, s], 0)
+                if is_nil(bids[t, s], plain_zero):
+                    nil_won += won[t, s]
+                else:
+                    bid_won += won[t, s]
+            out[t, side] = tricks_needed(contract, nil_won, bid_won, plain_zero, to_partner)
     return out
 
 
