@@ -138,7 +138,7 @@ left, across, right in cutthroat)."""
 
 
 class Seen(NamedTuple):
-    """What a view shows, per table in the engine's layout (absolute seats): `_fill`'s input record."""
+    """What a view shows, per table in the engine's layout (absolute seats): `fill`'s input record."""
 
     seat: np.ndarray
     hand: np.ndarray
@@ -175,7 +175,7 @@ class Table(NamedTuple):
 
 
 @njit(cache=True)
-def _fill(r: np.ndarray, v: Seen, g: Table) -> None:
+def fill(r: np.ndarray, v: Seen, g: Table) -> None:
     """Fill one record per table from the view's arrays: the only place a seat's observation is derived."""
     p, sides = g.players, g.sides
     nil_won = np.zeros(4, dtype=np.int64)
@@ -258,7 +258,7 @@ def records(view: Any) -> np.ndarray:
         np.asarray(view.deck.suit_masks, dtype=np.uint64), position, at,
     )  # fmt: skip
     r = np.zeros(n, dtype=RECORD)
-    _fill(r, seen, table)
+    fill(r, seen, table)
     return r
 
 
