@@ -111,6 +111,16 @@ def winners(cards: np.uint64, best: int, suits: Any) -> np.uint64:
     return cards & beaters(best, suits)
 
 
+@njit(cache=True)
+def holder(cards: np.ndarray, suits: Any) -> int:
+    """The card holding a trick of `cards` in play order (-1 entries skipped; -1 for none)."""
+    best = -1
+    for card in cards:
+        if card >= 0 and beats(card, best, suits):
+            best = card
+    return best
+
+
 @njit(cache=True, inline="always")
 def is_master(best: int, unseen: np.uint64, suits: Any) -> bool:
     """Whether no card in `unseen` (cards the seat cannot see) beats `best`; False when nothing is played."""
