@@ -2,7 +2,7 @@
 
 A view (`BidView`, `PlayView`, ...) holds the facts in the engine's layout: absolute seats, uint64
 card masks, side 0 = seats 0+2. An `Observation` restates them per table from the acting seat's
-chair, computed with numpy from the view alone (so it shows nothing the view does not):
+chair, computed from the view alone (so it shows nothing the view does not):
 
 - relative seats: axis order me, left, partner, right (Duel: me, opponent); "left" plays next;
 - sides: us, them; where each player is its own side (Duel, cutthroat) the sides are the players
@@ -11,8 +11,11 @@ chair, computed with numpy from the view alone (so it shows nothing the view doe
   `spades_lab.engine.masks` for the id layout and the weakest-first order;
 - the current trick with its leader, who holds it, whether that card is a master; voids shown.
 
-It costs a few numpy passes over the batch: fine for a numpy policy, and what `from_functions`
-uses. A compiled kernel (like `tips`) reads the view's masks directly instead.
+Every form of an observation is filled by one compiled pass, `fill`, into one `RECORD` per table:
+`observe` restates the records as numpy arrays, `records` hands them to compiled scalar policies
+(`spades_lab.engine.scalar`), `table_views` turns them into plain Python values and
+`spades_lab.env.encode` writes its vector from them, so the forms cannot drift apart. The rules of
+the trick and of a side's contract come from `spades_lab.engine.trick`.
 """
 
 from __future__ import annotations
@@ -58,7 +61,8 @@ class Observation:
     tricks: np.ndarray
     """[n, sides] as `contract`: tricks the side has won this hand (a nil bidder's tricks included)."""
     needed: np.ndarray
-    """[n, sides] as `contract`: tricks the side still needs for its contract (0 once made)."""
+    """[n, sides] as `contract`: tricks the side still needs for its contract (0 once made), counted as the
+    scorer does: a nil bidder's tricks count toward its partner's contract only with `nil_tricks_to_partner`."""
     tricks_won: np.ndarray
     """[n, seats] tricks won by relative seat."""
     scores: np.ndarray
