@@ -417,7 +417,8 @@ class TableView:
     tricks: tuple[int, ...]
     """(us, them): tricks won this hand."""
     needed: tuple[int, ...]
-    """(us, them): tricks still needed for the contract (0 once made)."""
+    """(us, them): tricks still needed for the contract (0 once made), as the scorer counts them (a nil
+    bidder's tricks count toward the partner's contract only with `nil_tricks_to_partner`)."""
     tricks_won: list[int]
     """Tricks won this hand by relative seat."""
     scores: tuple[int, ...]
