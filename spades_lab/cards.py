@@ -94,6 +94,13 @@ class Deck:
         object.__setattr__(self, "suit_masks", _immutable(self.suit_masks))
         object.__setattr__(self, "index", MappingProxyType(dict(self.index)))
 
+    def copy(self) -> Deck:
+        """Another deck object with the same (immutable) parts: what each view gets, so that forcing new
+        attributes onto it (`object.__setattr__`) reaches no other view and not the engine."""
+        twin = object.__new__(Deck)
+        twin.__dict__.update(self.__dict__)
+        return twin
+
     def __reduce__(self) -> tuple[type[Deck], tuple[object, ...]]:
         return Deck, (self.name, self.cards, np.array(self.suit_of), np.array(self.suit_masks), dict(self.index))
 

@@ -252,12 +252,12 @@ class PublicArrays:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("the public arrays of a hand are read-only")
 
-    def rows(self, rows: np.ndarray) -> PublicArrays:
-        """The same facts at some tables only, as read-only copies: a view of those tables holds no path
+    def rows(self, rows: np.ndarray, names: tuple[str, ...]) -> PublicArrays:
+        """The facts `names` at some tables only, as read-only copies: a view of those tables holds no path
         to the others' rows (another seat's legal cards or legal bids there)."""
         arrays = {}
-        for name in self.__slots__:
-            array = object.__getattribute__(self, name)[rows]
+        for name in names:
+            array = object.__getattribute__(self, name).take(rows, axis=0)
             array.setflags(write=False)
             arrays[name] = array
         return PublicArrays(arrays)

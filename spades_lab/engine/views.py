@@ -74,6 +74,8 @@ class ViewContext:
 
 class _View:
     __slots__ = ("rules", "deck", "decision", "players", "_pub", "_rows", "_seat", "_draws")
+    _SHOWN: tuple[str, ...] = ("game_id", "hand_number", "dealer", "scores", "bags", "bids", "blind")
+    """The public arrays this kind of view reads (copied, at its tables only, when it covers some tables)."""
 
     def __init__(
         self,
@@ -85,11 +87,11 @@ class _View:
         draws: int = 1,
     ) -> None:
         self.rules: Rules = copy.copy(context.rules)
-        self.deck: Deck = copy.copy(context.deck)
+        self.deck: Deck = context.deck.copy()
         self.decision: int = decision
         """Index of this decision in the hand (bids 0..3, plays 4..55); the random stream's counter."""
         self.players: int = state.players
-        self._pub: PublicArrays = state.public if rows is None else state.public.rows(rows)
+        self._pub: PublicArrays = state.public if rows is None else state.public.rows(rows, self._SHOWN)
         self._rows = None if rows is None else _frozen(rows)
         self._seat = _frozen(seat)
         keys = state.policy_key if rows is None else state.policy_key[rows]
@@ -192,6 +194,7 @@ class BlindBidView(BlindView):
     """
 
     __slots__ = ()
+    _SHOWN = (*_View._SHOWN, "legal_bids")
 
     @property
     def legal_bids(self) -> np.ndarray:
@@ -224,6 +227,7 @@ class BidView(_SeenView):
     """A bidding decision: return one bid per table, 0 for nil."""
 
     __slots__ = ()
+    _SHOWN = (*_View._SHOWN, "legal_bids")
 
     @property
     def legal_bids(self) -> np.ndarray:
@@ -272,6 +276,7 @@ class DraftView(_SeenView):
     """
 
     __slots__ = ("_top", "_discards")
+    _SHOWN = (*_View._SHOWN, "draft_keep")
 
     def __init__(
         self, state: State, rows: np.ndarray | None, seat: np.ndarray, decision: int, context: ViewContext
@@ -311,6 +316,10 @@ class PlayView(_SeenView):
     """
 
     __slots__ = ()
+    _SHOWN = (
+        *_View._SHOWN, "plays", "play_seats", "trick_cards", "played", "led_suit", "win_card", "win_seat", "broken",
+        "tricks_won", "leader", "legal", "shown_voids",
+    )  # fmt: skip
 
     def _none(self) -> np.ndarray:
         return _frozen(np.full(len(self._seat), -1))
