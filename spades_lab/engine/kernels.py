@@ -120,11 +120,11 @@ class CardPlay(NamedTuple):
 
 
 @njit(cache=True)
-def apply_play(cards: np.ndarray, actor: np.ndarray, step: int, h: CardPlay, suit_masks: np.ndarray) -> None:
+def apply_play(cards: np.ndarray, actor: np.ndarray, step: int, h: CardPlay, suit_of: np.ndarray) -> None:
     """Move each table's card (play number `step` of the hand) from hand to trick; close the trick on its
     last card.
 
-    The trick's holder follows `trick.beats`. A card off the led suit sets the bit
+    The trick's holder follows `trick.takes` (`suit_of`: each card id's suit). A card off the led suit sets the bit
     `4 * seat + led suit` of `shown_voids`: every seat saw it, and policies read it instead of
     deriving it again from the history at every decision.
     """
@@ -139,7 +139,7 @@ def apply_play(cards: np.ndarray, actor: np.ndarray, step: int, h: CardPlay, sui
         h.plays[t, step] = card
         h.play_seats[t, step] = seat
         h.trick_cards[t, seat] = card
-        suit = trick.suit(card, suit_masks)
+        suit = suit_of[card]
         if lead:
             h.led_suit[t] = suit
             h.win_card[t] = card
@@ -147,13 +147,13 @@ def apply_play(cards: np.ndarray, actor: np.ndarray, step: int, h: CardPlay, sui
         else:
             if suit != h.led_suit[t]:
                 h.shown_voids[t] |= 1 << (4 * seat + h.led_suit[t])
-            if trick.beats(card, h.win_card[t], suit_masks):
+            if trick.takes(card, suit, h.win_card[t], suit_of[h.win_card[t]]):
                 h.win_card[t] = card
                 h.win_seat[t] = seat
         if last:
             # Spades break when a spade lands on a trick; the flag matters from the next lead on.
             for s in range(p):
-                if trick.suit(h.trick_cards[t, s], suit_masks) == trick.TRUMP:
+                if suit_of[h.trick_cards[t, s]] == trick.TRUMP:
                     h.broken[t] = True
                 h.trick_cards[t, s] = -1
             h.tricks_won[t, h.win_seat[t]] += 1

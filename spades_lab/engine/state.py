@@ -339,6 +339,7 @@ class State:
         """[n, seats] each seat's cards before bidding (after the draft in Duel)."""
         self.held = self.hands.copy()
         """[n, seats] the cards held when the first trick was led (after any exchange)."""
+        self._suit_of = np.array(self.deck.suit_of, dtype=np.int64)
         self._suit_masks = np.array(self.deck.suit_masks, copy=True)
         self._two_of_clubs = self.deck.index.get("2C", 0)
         self._card_play = kernels.CardPlay(
@@ -477,7 +478,7 @@ class State:
         actor = self.to_act
         rows = np.flatnonzero(self.acting) if phase != Phase.PLAY else np.zeros(0, dtype=np.int64)
         if phase == Phase.PLAY:
-            kernels.apply_play(answers, actor, index, self._card_play, self._suit_masks)
+            kernels.apply_play(answers, actor, index, self._card_play, self._suit_of)
         elif phase == Phase.BID:
             self.bids[rows, actor[rows]] = answers[rows]
         elif phase == Phase.BLIND:

@@ -100,9 +100,18 @@ def beaters(best: int, suits: Any) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
+def takes(card: int, suit: int, best: int, best_suit: int) -> bool:
+    """Whether `card` (of suit `suit`) takes the trick from `best` (of `best_suit`): a higher card of the
+    holder's suit, or a trump over a side card. The form for callers that know the suits already."""
+    if suit == best_suit:
+        return card > best
+    return suit == TRUMP
+
+
+@njit(cache=True, inline="always")
 def beats(card: int, best: int, suits: Any) -> bool:
     """Whether `card` takes the trick from `best` (-1: nothing played yet)."""
-    return bool(bit(card) & beaters(best, suits) != ZERO)
+    return best < 0 or takes(card, suit(card, suits), best, suit(best, suits))
 
 
 @njit(cache=True, inline="always")
