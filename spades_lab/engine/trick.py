@@ -59,8 +59,12 @@ def suit(card: int, suits: Any) -> int:
 
 @njit(cache=True, inline="always")
 def suit_mask(card: int, suits: Any) -> np.uint64:
-    """The mask of the whole suit `card` belongs to."""
-    return suits[suit(card, suits)]  # type: ignore[no-any-return]  # numba scalars
+    """The mask of the whole suit `card` belongs to (selects, no branch: it runs inside every kernel)."""
+    b = ONE << np.uint64(card)
+    m = suits[3]
+    m = suits[2] if b & suits[2] != ZERO else m
+    m = suits[1] if b & suits[1] != ZERO else m
+    return suits[0] if b & suits[0] != ZERO else m  # type: ignore[no-any-return]  # numba scalars
 
 
 # --- legal plays -------------------------------------------------------------------------------
@@ -93,10 +97,9 @@ def beaters(best: int, suits: Any) -> np.uint64:
     """Every card that would take the trick from `best` (every card when nothing is played: -1)."""
     if best < 0:
         return ~ZERO
-    s = suit(best, suits)
-    if s == TRUMP:
-        return above(best) & suits[TRUMP]  # type: ignore[no-any-return]  # numba scalars
-    return (above(best) & suits[s]) | suits[TRUMP]  # type: ignore[no-any-return]  # numba scalars
+    held = suit_mask(best, suits)
+    higher = above(best) & held
+    return higher if held == suits[TRUMP] else higher | suits[TRUMP]
 
 
 @njit(cache=True, inline="always")
@@ -110,8 +113,14 @@ def takes(card: int, suit: int, best: int, best_suit: int) -> bool:
 
 @njit(cache=True, inline="always")
 def beats(card: int, best: int, suits: Any) -> bool:
-    """Whether `card` takes the trick from `best` (-1: nothing played yet)."""
-    return best < 0 or takes(card, suit(card, suits), best, suit(best, suits))
+    """Whether `card` takes the trick from `best` (-1: nothing played yet): `takes`, with the suits read
+    from the masks."""
+    if best < 0:
+        return True
+    b = ONE << np.uint64(card)
+    if b & suit_mask(best, suits) != ZERO:  # the holder's suit: the higher card
+        return card > best
+    return b & suits[TRUMP] != ZERO  # type: ignore[no-any-return]  # another suit: only a trump, over a side card
 
 
 @njit(cache=True, inline="always")

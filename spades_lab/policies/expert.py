@@ -373,8 +373,8 @@ def _short_suit_lead(card: int, legal: np.uint64, hand: np.uint64, unseen: np.ui
 @njit(cache=True)
 def _expert_follow(
     legal: np.uint64, hand: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, best: int,
-    first: int, partner_card: int, partner_holds: bool, partner_led_ace: bool, following: bool, switches: tuple,
-    numbers: tuple, extra: tuple, suits: tuple, left_voids: int, needed: int,
+    first: int, partner_card: int, partner_holds: bool, partner_led_ace: bool, following: bool, switches: int,
+    numbers: tuple, extra: int, suits: tuple, left_voids: int, needed: int,
 ) -> int:  # fmt: skip
     """The tips' `_follow` with the expert's third-seat, second-seat and discard additions.
 
@@ -448,8 +448,8 @@ def _expert_follow(
 @njit(cache=True)
 def _expert_card(
     hand: np.uint64, legal: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, bids: tuple,
-    won: tuple, first: int, second: int, third: int, switches: tuple, numbers: tuple, suits: tuple, spade_ace: int,
-    spade_king: int, trumps_out: bool, extra: tuple, voids: tuple, bags: int, bag_limit: int, partnered: bool,
+    won: tuple, first: int, second: int, third: int, switches: int, numbers: tuple, suits: tuple, spade_ace: int,
+    spade_king: int, trumps_out: bool, extra: int, voids: tuple, bags: int, bag_limit: int, partnered: bool,
 ) -> int:  # fmt: skip
     """The `expert` decision for one table; `voids` are the relative seats' 4-bit void masks.
 
@@ -551,13 +551,13 @@ def _expert_card(
 
 
 class ExpertKnobs(NamedTuple):
-    """An expert player's parameters as the kernel takes them: the tips' switches and numbers, one bool per
-    expert addition (`EXPERT_SWITCHES` order), the bags it may still take, and the lead model's combined
+    """An expert player's parameters as the kernel takes them: the tips' switches and numbers, a bitmask of the
+    expert additions (bit i: `EXPERT_SWITCHES[i]`), the bags it may still take, and the lead model's combined
     weights and margin (see `spades_lab.policies.leads.model_lead`)."""
 
-    switches: tuple[bool, ...]
+    switches: int
     numbers: tuple[int, ...]
-    extra: tuple[bool, ...]
+    extra: int
     bag_limit: int
     combined: np.ndarray
     lead_margin: float
@@ -668,7 +668,7 @@ def _may_ruff(voids: int, suit: int, unseen: np.uint64, suits: tuple) -> bool:
 
 @njit(cache=True, inline="always")
 def _reads_fourth_seat(
-    legal: np.uint64, position: int, first: int, second: int, unseen: np.uint64, extra: tuple, suits: tuple
+    legal: np.uint64, position: int, first: int, second: int, unseen: np.uint64, extra: int, suits: tuple
 ) -> bool:
     """Whether a rule will read the fourth seat's voids: third seat when partner holds the trick, or an opponent
     does and this seat can beat it in suit (otherwise it plays low or ruffs whatever the fourth seat holds).
@@ -700,9 +700,9 @@ class ExpertPlay:
         """`weights` replace the shipped lead-model weights named by `lead_weights` (for fitting them)."""
         self.params = params
         self.name = "expert"
-        self.switches = tuple(bool(getattr(params, name)) for name in SWITCHES)
+        self.switches = sum(1 << i for i, name in enumerate(SWITCHES) if getattr(params, name))
         self.numbers = tuple(int(getattr(params, name)) for name in NUMBERS)
-        self.extra = tuple(bool(getattr(params, name)) for name in EXPERT_SWITCHES)
+        self.extra = sum(1 << i for i, name in enumerate(EXPERT_SWITCHES) if getattr(params, name))
         shipped = lead_weights(params.lead_weights)  # an unknown name is refused even while lead_model is off
         self.weights = shipped if weights is None else np.array(weights, dtype=np.float64)
         self.combined = combine_weights(self.weights)  # what the kernel reads (`leads.model_lead`)

@@ -78,7 +78,7 @@ class TipsParams(CheckedParams):
 SWITCHES = tuple(f.name for f in fields(TipsParams) if f.type == "bool")
 NUMBERS = tuple(f.name for f in fields(TipsParams) if f.type == "int")
 
-# Index of each switch in the kernel's `switches` tuple of bools, and of each number in its `numbers` tuple.
+# Bit of each switch in the kernel's `switches` mask, and index of each number in its `numbers` tuple.
 (TIP1, TIP2, TIP3, TIP4, TIP5, TIP6, TIP7, TIP8, TIP9, TIP10, TIP11, NIL_PLAY, COVER, SET_NIL) = range(14)
 (HONOURS_EARLY, VOID_EARLY, VOID_SPADES, BIG_BID, LAST_TRICKS) = range(5)
 assert len(SWITCHES) == 14 and len(NUMBERS) == 5, "keep the kernel's constants in step with TipsParams"
@@ -88,9 +88,9 @@ assert len(SWITCHES) == 14 and len(NUMBERS) == 5, "keep the kernel's constants i
 
 
 @njit(cache=True, inline="always")
-def _on(switches: tuple, rule: int) -> bool:
-    """Whether a rule is on: `switches` holds one bool per switch, in the order of the parameters' fields."""
-    return switches[rule]  # type: ignore[no-any-return]  # numba scalars
+def _on(switches: int, rule: int) -> bool:
+    """Whether a rule's switch is on in the kernel's bitmask of switches (bit i: the i-th switch field)."""
+    return (switches >> rule) & 1 == 1
 
 
 @njit(cache=True, inline="always")
@@ -321,7 +321,7 @@ def _default_lead(
 
 @njit(cache=True)
 def _lead(
-    legal: np.uint64, hand: np.uint64, unseen: np.uint64, trick: int, switches: tuple, numbers: tuple, suits: tuple,
+    legal: np.uint64, hand: np.uint64, unseen: np.uint64, trick: int, switches: int, numbers: tuple, suits: tuple,
     spade_ace: int, spade_king: int, covering: bool, hunting: bool, contract: int, contract_made: bool,
     trumps_out: bool,
 ) -> int:  # fmt: skip
@@ -379,7 +379,7 @@ def _duck(legal: np.uint64, last: bool, best: int, following: bool, hand: np.uin
 @njit(cache=True)
 def _follow(
     legal: np.uint64, hand: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, best: int,
-    partner_holds: bool, partner_led_ace: bool, following: bool, switches: tuple, numbers: tuple, suits: tuple,
+    partner_holds: bool, partner_led_ace: bool, following: bool, switches: int, numbers: tuple, suits: tuple,
 ) -> int:  # fmt: skip
     """A trick in progress when no nil and no made contract is in play.
 
@@ -432,7 +432,7 @@ def _follow(
 @njit(cache=True)
 def _tips_card(
     hand: np.uint64, legal: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, bids: tuple,
-    won: tuple, first: int, second: int, third: int, switches: tuple, numbers: tuple, suits: tuple, spade_ace: int,
+    won: tuple, first: int, second: int, third: int, switches: int, numbers: tuple, suits: tuple, spade_ace: int,
     spade_king: int, trumps_out: bool, partnered: bool,
 ) -> int:  # fmt: skip
     """The `tips` decision for one table, rules in the order of the `TipsPlay` docstring.
@@ -534,10 +534,10 @@ def _opponents_out_of_trumps(
 
 
 class TipsKnobs(NamedTuple):
-    """A tips player's parameters as the kernels take them: one bool per switch (`SWITCHES` order) and the
-    numbers (`NUMBERS` order)."""
+    """A tips player's parameters as the kernels take them: a bitmask of the switches (bit i: `SWITCHES[i]`)
+    and the numbers (`NUMBERS` order)."""
 
-    switches: tuple[bool, ...]
+    switches: int
     numbers: tuple[int, ...]
 
 
@@ -674,7 +674,7 @@ class TipsPlay:
         self.params = params
         self.name = "tips"
         self.knobs = TipsKnobs(
-            tuple(bool(getattr(params, name)) for name in SWITCHES),
+            sum(1 << i for i, name in enumerate(SWITCHES) if getattr(params, name)),
             tuple(int(getattr(params, name)) for name in NUMBERS),
         )
 
