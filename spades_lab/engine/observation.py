@@ -235,42 +235,34 @@ def in_deck(players: int, deck: Any) -> np.uint64:
     return full
 
 
-def seen(view: Any) -> Seen:
-    """The view's arrays as the `Seen` record (bid, play or any other decision; absent facts empty)."""
-    n, p = len(view), view.players
+def records(view: Any) -> np.ndarray:
+    """The observation records of every table of a view (one compiled pass): bid, play or any other decision."""
+    n, p, rules = len(view), view.players, view.rules
     seat = np.asarray(view.seat, dtype=np.int64)
     zeros = np.zeros(n, dtype=np.uint64)
+    none = np.full(n, -1, dtype=np.int64)
     hand = view.hand if hasattr(view, "hand") else zeros
     legal_bids = view.legal_bids if hasattr(view, "legal_bids") else np.zeros((n, 0), dtype=np.bool_)
     if hasattr(view, "legal") and hasattr(view, "trick_cards"):
-        return Seen(
+        seen = Seen(
             seat, hand, view.legal, legal_bids, view.played, view.bids, view.blind, view.scores, view.bags,
             view.tricks_won, view.trick_cards, view.leader, view.led_suit, view.winning_card, view.winning_seat,
             view.shown_voids, view.spades_broken, view.uniform(),
         )  # fmt: skip
-    none = np.full(n, -1, dtype=np.int64)
-    return Seen(
-        seat, hand, zeros, legal_bids, zeros, view.bids, view.blind, view.scores, view.bags,
-        np.zeros((n, p), dtype=np.int64), np.full((n, p), -1, dtype=np.int64), seat, none, none, none,
-        np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.bool_), view.uniform(),
-    )  # fmt: skip
-
-
-def table(view: Any) -> Table:
-    """The facts every table of the view shares, as the `Table` record."""
-    rules, p = view.rules, view.players
-    is_play = hasattr(view, "legal") and hasattr(view, "trick_cards")
-    return Table(
+        position, at = view.position, view.trick
+    else:
+        seen = Seen(
+            seat, hand, zeros, legal_bids, zeros, view.bids, view.blind, view.scores, view.bags,
+            np.zeros((n, p), dtype=np.int64), np.full((n, p), -1, dtype=np.int64), seat, none, none, none,
+            np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.bool_), view.uniform(),
+        )  # fmt: skip
+        position, at = 0, 0
+    table = Table(
         p, rules.sides, rules.zero_bid == "plain", bool(rules.nil_tricks_to_partner), in_deck(p, view.deck),
-        np.asarray(view.deck.suit_masks, dtype=np.uint64), view.position if is_play else 0,
-        view.trick if is_play else 0,
+        np.asarray(view.deck.suit_masks, dtype=np.uint64), position, at,
     )  # fmt: skip
-
-
-def records(view: Any) -> np.ndarray:
-    """The observation records of every table of a view (one compiled pass): bid, play or any other decision."""
-    r = np.zeros(len(view), dtype=RECORD)
-    fill(r, seen(view), table(view))
+    r = np.zeros(n, dtype=RECORD)
+    fill(r, seen, table)
     return r
 
 

@@ -88,14 +88,13 @@ it, as the tips do; `bag_margin` and the rules' bag threshold decide when bags m
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import ClassVar, NamedTuple
+from typing import ClassVar
 
 import numpy as np
 from numba import njit
 
 from spades_lab.engine import PlayView
 from spades_lab.engine.bits import ZERO, above, below, highest, lowest, popcount
-from spades_lab.engine.observation import Seen, Table, seen, table
 from spades_lab.policies.leads import combine_weights, lead_weights, model_lead, sure_winners
 from spades_lab.policies.memory import seat_voids, suit_index, void_cards
 from spades_lab.policies.play import (
@@ -119,7 +118,6 @@ from spades_lab.policies.play import (
     TIP10,
     VOID_EARLY,
     VOID_SPADES,
-    KernelDeck,
     TipsParams,
     beats,
     card_bit,
@@ -127,6 +125,7 @@ from spades_lab.policies.play import (
     discard_card,
     duck_card,
     in_order,
+    in_play,
     is_ace,
     is_on,
     kernel_deck,
@@ -142,7 +141,6 @@ from spades_lab.policies.play import (
     winners,
 )
 from spades_lab.policies.registry import Ranges, register
-from spades_lab.rules import Rules
 
 
 @dataclass(frozen=True)
@@ -550,36 +548,24 @@ def _expert_card(
     )  # fmt: skip
 
 
-class ExpertKnobs(NamedTuple):
-    """An expert player's parameters as the kernel takes them: the tips' switches and numbers, a bitmask of the
-    expert additions (bit i: `EXPERT_SWITCHES[i]`), the bags it may still take, and the lead model's combined
-    weights and margin (see `spades_lab.policies.leads.model_lead`)."""
-
-    switches: int
-    numbers: tuple[int, ...]
-    extra: int
-    bag_limit: int
-    combined: np.ndarray
-    lead_margin: float
-
-
 @njit(cache=True)
-def expert_kernel(v: Seen, at: Table, knobs: ExpertKnobs, deck: KernelDeck, partnered: bool) -> np.ndarray:
-    """The `expert` card of every table of a batch, from the view's record `v` and the shared facts `at` (the
-    tips' kernel, reading the engine's shown voids, `PlayView.shown_voids`, in place of the history, and bags).
+def expert_kernel(
+    hands: np.ndarray, legal: np.ndarray, seats: np.ndarray, bids: np.ndarray, won: np.ndarray,
+    on_table: np.ndarray, played: np.ndarray, voids: np.ndarray, bags: np.ndarray,
+    players: int, position: int, trick: int, switches: int, numbers: tuple, extra: int, bag_limit: int,
+    suits: tuple, spade_ace: int, spade_king: int, partnered: bool, combined: np.ndarray, lead_margin: float,
+) -> np.ndarray:  # fmt: skip
+    """The `expert` card of every table of a batch (the layout of the tips' kernel, with the engine's shown
+    voids, `PlayView.shown_voids`, in place of the history, plus bags).
 
-    `partnered` is False only in cutthroat (no partner: the seat across is an opponent, bags are the seat's)."""
-    hands, legal, seats, bids, won, on_table = v.hand, v.legal, v.seat, v.bids, v.tricks_won, v.trick_cards
-    voids, bags = v.shown_voids, v.bags
-    players, position, trick = at.players, at.position, at.trick
-    switches, numbers, extra, bag_limit = knobs.switches, knobs.numbers, knobs.extra, knobs.bag_limit
-    combined, lead_margin = knobs.combined, knobs.lead_margin
-    suits, spade_ace, spade_king = deck.suits, deck.spade_ace, deck.spade_king
+    `partnered` is False only in cutthroat (no partner: the seat across is an opponent, bags are the seat's).
+    `combined` and `lead_margin` are `lead_model`'s (see `spades_lab.policies.leads.model_lead`)."""
+    full = suits[0] | suits[1] | suits[2] | suits[3]
     out = np.empty(hands.shape[0], dtype=np.int64)
     read = is_on(extra, READ_VOIDS)
     for t in range(hands.shape[0]):
         me = seats[t]
-        unseen = at.in_deck & ~(v.played[t] | hands[t])
+        unseen = full & ~(played[t] | hands[t])
         if players == 4:
             partner, left, right, leader = (me + 2) % 4, (me + 1) % 4, (me + 3) % 4, (me + 4 - position) % 4
             seat_bids = (bids[t, me], bids[t, partner], bids[t, left], bids[t, right])
@@ -707,16 +693,17 @@ class ExpertPlay:
         self.weights = shipped if weights is None else np.array(weights, dtype=np.float64)
         self.combined = combine_weights(self.weights)  # what the kernel reads (`leads.model_lead`)
 
-    def knobs(self, rules: Rules) -> ExpertKnobs:
-        """The parameters under `rules` (the bag limit follows the bag penalty), as the kernel takes them."""
+    def play(self, view: PlayView) -> np.ndarray:
+        suits, spade_ace, spade_king = kernel_deck(view.deck)
+        rules = view.rules
         threshold = rules.bag_threshold if rules.bag_penalty_enabled else NO_PENALTY
-        return ExpertKnobs(
-            self.switches, self.numbers, self.extra, threshold - self.params.bag_margin, self.combined,
+        bag_limit = threshold - self.params.bag_margin
+        return expert_kernel(
+            view.hand, view.legal, view.seat, view.bids, view.tricks_won, view.trick_cards, in_play(view),
+            view.shown_voids, view.bags, view.players, view.position, view.trick, self.switches,
+            self.numbers, self.extra, bag_limit, suits, spade_ace, spade_king, partnered(view), self.combined,
             float(self.params.lead_margin),
         )  # fmt: skip
-
-    def play(self, view: PlayView) -> np.ndarray:
-        return expert_kernel(seen(view), table(view), self.knobs(view.rules), kernel_deck(view.deck), partnered(view))
 
 
 @register("play", "expert", ExpertParams)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from functools import lru_cache
-from typing import ClassVar, NamedTuple
+from typing import ClassVar
 
 import numpy as np
 from numba import njit
@@ -35,7 +35,6 @@ from spades_lab.cards import Deck
 from spades_lab.engine import PlayView
 from spades_lab.engine import trick as trick_rules
 from spades_lab.engine.bits import ONE, ZERO, highest, lowest, popcount
-from spades_lab.engine.observation import Seen, Table, seen, table
 from spades_lab.policies.registry import CheckedParams, NoParams, Ranges, register
 
 ME, PARTNER, LEFT, RIGHT = range(4)
@@ -533,48 +532,24 @@ def _opponents_out_of_trumps(
     return shown_out >> left & 1 == 1 and shown_out >> right & 1 == 1
 
 
-class TipsKnobs(NamedTuple):
-    """A tips player's parameters as the kernels take them: a bitmask of the switches (bit i: `SWITCHES[i]`)
-    and the numbers (`NUMBERS` order)."""
-
-    switches: int
-    numbers: tuple[int, ...]
-
-
-class KernelDeck(NamedTuple):
-    """The deck as the kernels see it: the four suit masks, and the ids of the ace and king of spades."""
-
-    suits: tuple[np.uint64, ...]
-    spade_ace: int
-    spade_king: int
-
-
-class History(NamedTuple):
-    """The plays of the hand so far and the seat of each (no columns when the kernel does not need them)."""
-
-    plays: np.ndarray
-    seats: np.ndarray
-
-
 @njit(cache=True)
 def tips_kernel(
-    v: Seen, at: Table, history: History, knobs: TipsKnobs, deck: KernelDeck, partnered: bool
-) -> np.ndarray:
-    """The `tips` card of every table of a batch, from the view's record `v` and the shared facts `at`.
+    hands: np.ndarray, legal: np.ndarray, seats: np.ndarray, bids: np.ndarray, won: np.ndarray,
+    on_table: np.ndarray, played: np.ndarray, history: np.ndarray, history_seats: np.ndarray,
+    players: int, position: int, trick: int, switches: int, numbers: tuple, suits: tuple, spade_ace: int,
+    spade_king: int, partnered: bool,
+) -> np.ndarray:  # fmt: skip
+    """The `tips` card of every table of a batch (`history` has no columns unless tip 8 needs it).
 
     In Duel (2 players) the opponent sits on the right and plays the other card of each trick.
     `partnered` is False in cutthroat, where the seat across is an opponent too, and with three
     players, where left (the seat two before me in a trick) takes the across slot.
     """
-    hands, legal, seats, bids, won, on_table = v.hand, v.legal, v.seat, v.bids, v.tricks_won, v.trick_cards
-    players, position, trick = at.players, at.position, at.trick
-    switches, numbers = knobs.switches, knobs.numbers
-    suits, spade_ace, spade_king = deck.suits, deck.spade_ace, deck.spade_king
-    history_seats = history.seats
+    full = suits[0] | suits[1] | suits[2] | suits[3]
     out = np.empty(hands.shape[0], dtype=np.int64)
     for t in range(hands.shape[0]):
         me = seats[t]
-        unseen = at.in_deck & ~(v.played[t] | hands[t])
+        unseen = full & ~(played[t] | hands[t])
         if players == 4:
             partner, left, right, leader = (me + 2) % 4, (me + 1) % 4, (me + 3) % 4, (me + 4 - position) % 4
             seat_bids = (bids[t, me], bids[t, partner], bids[t, left], bids[t, right])
@@ -595,11 +570,12 @@ def tips_kernel(
             first, second, third = on_table[t, (me + position) % 2], -1, -1
         trumps_out = False
         side_bid = max(seat_bids[ME], 0) + (max(seat_bids[PARTNER], 0) if partnered else 0)
-        if history.plays.shape[1] > 0 and side_bid >= numbers[BIG_BID]:
-            plays = history.plays[t]
-            trumps_out = _opponents_out_of_trumps(left, right, unseen, plays, history_seats[t], players, suits)
+        if history.shape[1] > 0 and side_bid >= numbers[BIG_BID]:
+            trumps_out = _opponents_out_of_trumps(left, right, unseen, history[t], history_seats[t], players, suits)
             if not partnered and trumps_out:
-                trumps_out = _opponents_out_of_trumps(partner, partner, unseen, plays, history_seats[t], players, suits)
+                trumps_out = _opponents_out_of_trumps(
+                    partner, partner, unseen, history[t], history_seats[t], players, suits
+                )
         out[t] = _tips_card(
             hands[t], legal[t], unseen, position, position == players - 1, trick, seat_bids, seat_won,
             first, second, third, switches, numbers, suits, spade_ace, spade_king, trumps_out, partnered,
@@ -629,15 +605,24 @@ def greedy_kernel(
 
 
 @lru_cache(maxsize=8)
-def kernel_deck(deck: Deck) -> KernelDeck:
-    """The deck as the kernels see it (`KernelDeck`)."""
-    return KernelDeck(tuple(np.uint64(m) for m in deck.suit_masks), deck.index.get("AS", -1), deck.index.get("KS", -1))
+def kernel_deck(deck: Deck) -> tuple[tuple[np.uint64, ...], int, int]:
+    """The deck as the kernels see it: the four suit masks, and the ids of the ace and king of spades."""
+    suits = tuple(np.uint64(m) for m in deck.suit_masks)
+    return suits, deck.index.get("AS", -1), deck.index.get("KS", -1)
 
 
 def partnered(view: PlayView) -> bool:
     """What the kernels' `partnered` says: the relative seats' second slot is a partner (partnership Spades;
     Duel, which never reaches that slot), not one more opponent (cutthroat, three players)."""
     return view.players == 2 or (view.players == 4 and view.rules.partnerships)
+
+
+def in_play(view: PlayView) -> np.ndarray:
+    """`view.played` plus the cards out of the deck (three players: the 2 of clubs), so that the kernels'
+    unseen cards are those another seat may hold."""
+    if view.players != 3:
+        return view.played
+    return view.played | np.uint64(1 << view.deck.index["2C"])
 
 
 def _no_history(n: int) -> np.ndarray:
@@ -673,17 +658,21 @@ class TipsPlay:
     def __init__(self, params: TipsParams) -> None:
         self.params = params
         self.name = "tips"
-        self.knobs = TipsKnobs(
-            sum(1 << i for i, name in enumerate(SWITCHES) if getattr(params, name)),
-            tuple(int(getattr(params, name)) for name in NUMBERS),
-        )
+        self.switches = sum(1 << i for i, name in enumerate(SWITCHES) if getattr(params, name))
+        self.numbers = tuple(int(getattr(params, name)) for name in NUMBERS)
 
     def play(self, view: PlayView) -> np.ndarray:
-        if view.position == 0 and self.params.pull_trumps_on_big_bid:
-            history = History(view.plays, view.play_seats)
+        suits, spade_ace, spade_king = kernel_deck(view.deck)
+        position = view.position
+        if position == 0 and self.params.pull_trumps_on_big_bid:
+            history, history_seats = view.plays, view.play_seats
         else:
-            history = History(_no_history(len(view)), _no_history(len(view)))
-        return tips_kernel(seen(view), table(view), history, self.knobs, kernel_deck(view.deck), partnered(view))
+            history = history_seats = _no_history(len(view))
+        return tips_kernel(
+            view.hand, view.legal, view.seat, view.bids, view.tricks_won, view.trick_cards, in_play(view),
+            history, history_seats, view.players, position, view.trick, self.switches, self.numbers, suits,
+            spade_ace, spade_king, partnered(view),
+        )  # fmt: skip
 
 
 class GreedyPlay:
