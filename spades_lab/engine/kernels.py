@@ -124,40 +124,44 @@ def apply_play(cards: np.ndarray, actor: np.ndarray, step: int, h: CardPlay, sui
     """Move each table's card (play number `step` of the hand) from hand to trick; close the trick on its
     last card.
 
-    The trick's holder follows `trick.takes` (`suit_of`: each card id's suit). A card off the led suit sets the bit
-    `4 * seat + led suit` of `shown_voids`: every seat saw it, and policies read it instead of
+    The trick's holder follows `trick.takes` (`suit_of`: each card id's suit). A card off the led suit sets
+    the bit `4 * seat + led suit` of `shown_voids`: every seat saw it, and policies read it instead of
     deriving it again from the history at every decision.
     """
-    p = h.trick_cards.shape[1]
+    # the record's arrays as locals: read through the record inside the loop they cost a third more time
+    hands, played, plays, play_seats, trick_cards = h.hands, h.played, h.plays, h.play_seats, h.trick_cards
+    led_suit, win_card, win_seat, broken, tricks_won = h.led_suit, h.win_card, h.win_seat, h.broken, h.tricks_won
+    leader, shown_voids = h.leader, h.shown_voids
+    p = trick_cards.shape[1]
     lead, last = step % p == 0, step % p == p - 1
     for t in range(cards.shape[0]):
         card = cards[t]
         seat = actor[t]
         b = BIT[card]
-        h.hands[t, seat] ^= b
-        h.played[t] |= b
-        h.plays[t, step] = card
-        h.play_seats[t, step] = seat
-        h.trick_cards[t, seat] = card
+        hands[t, seat] ^= b
+        played[t] |= b
+        plays[t, step] = card
+        play_seats[t, step] = seat
+        trick_cards[t, seat] = card
         suit = suit_of[card]
         if lead:
-            h.led_suit[t] = suit
-            h.win_card[t] = card
-            h.win_seat[t] = seat
+            led_suit[t] = suit
+            win_card[t] = card
+            win_seat[t] = seat
         else:
-            if suit != h.led_suit[t]:
-                h.shown_voids[t] |= 1 << (4 * seat + h.led_suit[t])
-            if trick.takes(card, suit, h.win_card[t], suit_of[h.win_card[t]]):
-                h.win_card[t] = card
-                h.win_seat[t] = seat
+            if suit != led_suit[t]:
+                shown_voids[t] |= 1 << (4 * seat + led_suit[t])
+            if trick.takes(card, suit, win_card[t], suit_of[win_card[t]]):
+                win_card[t] = card
+                win_seat[t] = seat
         if last:
             # Spades break when a spade lands on a trick; the flag matters from the next lead on.
             for s in range(p):
-                if suit_of[h.trick_cards[t, s]] == trick.TRUMP:
-                    h.broken[t] = True
-                h.trick_cards[t, s] = -1
-            h.tricks_won[t, h.win_seat[t]] += 1
-            h.leader[t] = h.win_seat[t]
+                if suit_of[trick_cards[t, s]] == trick.TRUMP:
+                    broken[t] = True
+                trick_cards[t, s] = -1
+            tricks_won[t, win_seat[t]] += 1
+            leader[t] = win_seat[t]
 
 
 @njit(cache=True)
