@@ -33,6 +33,7 @@ import pandas as pd  # noqa: E402
 
 import spades_lab as sl  # noqa: E402
 from spades_lab.compare import across  # noqa: E402
+from spades_lab.engine import trick as trick_rules  # noqa: E402
 from spades_lab.policies.memory import shown_voids  # noqa: E402
 from spades_lab.policies.seats import SeatBidder, mixed_partnership  # noqa: E402, F401  (re-exported for scripts)
 from spades_lab.stats.estimates import (  # noqa: E402, F401  (re-exported for scripts)
@@ -608,8 +609,7 @@ def checked_plays(player: str, hands: int, seed: int) -> dict[str, np.ndarray]:
                         ):
                             rows[key].append(value)  # fmt: skip
                     held[who[k]] &= ~(1 << cards[k])
-                led = deck.suit_of[cards[0]]
-                best = max((c for c in cards if deck.suit_of[c] in (led, 3)), key=lambda c: (deck.suit_of[c] == 3, c))
+                best = int(trick_rules.holder(np.array(cards, dtype=np.int64), deck.suit_masks))
                 won[who[cards.index(best)]] += 1
                 broken = broken or any(trumps >> c & 1 for c in cards)
             hand_index += 1

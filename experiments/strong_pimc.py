@@ -41,6 +41,7 @@ import spades_lab as sl
 from spades_lab import dd
 from spades_lab.bench import run_bench
 from spades_lab.engine import PlayView, State
+from spades_lab.engine import trick as trick_rules
 from spades_lab.engine.views import ViewContext
 from spades_lab.policies.identity import player_identity
 from spades_lab.policies.pimc import PimcParams, cheapest, score_by_tricks
@@ -256,17 +257,9 @@ def lost_tables() -> str:
     return "\n".join(lines)
 
 
-def _beats(a: int, b: int, suit_of: np.ndarray) -> bool:
-    """Whether card `a` beats card `b` holding the trick (spades trump; another suit never beats it)."""
-    return bool((suit_of[a] == suit_of[b] and a > b) or (suit_of[a] == 3 and suit_of[b] != 3))
-
-
-def _holding(cards: list[int], suit_of: np.ndarray) -> int:
-    """The card holding a trick of `cards` (in the order played)."""
-    best = cards[0]
-    for c in cards[1:]:
-        best = c if _beats(c, best, suit_of) else best
-    return best
+def _beats(a: int, b: int, deck: sl.cards.Deck) -> bool:
+    """Whether card `a` beats card `b` holding the trick (the engine's trick rule)."""
+    return bool(trick_rules.beats(a, b, deck.suit_masks))
 
 
 def _unseen(hands: np.ndarray, seat: int) -> int:
@@ -276,7 +269,7 @@ def _unseen(hands: np.ndarray, seat: int) -> int:
 
 def _master(card: int, unseen: int, deck: sl.cards.Deck) -> bool:
     """Whether no unseen card of `card`'s suit ranks above it (what the seat can tell from the play)."""
-    return unseen & int(deck.suit_masks[deck.suit_of[card]]) & ~((1 << (card + 1)) - 1) == 0
+    return int(trick_rules.unseen_above(card, np.uint64(unseen), deck.suit_masks)) == 0
 
 
 def _situation(hands: np.ndarray, trick: np.ndarray, leader: int, pos: int, card: int, deck: sl.cards.Deck) -> str:
@@ -288,13 +281,13 @@ def _situation(hands: np.ndarray, trick: np.ndarray, leader: int, pos: int, card
         kind = "master" if master else ("honour" if deck.cards[card][0] in "TJQK" else "low")
         return f"lead {'trump' if suit == 3 else 'side'} {kind}"
     cards = [int(c) for c in trick[:pos]]
-    best = _holding(cards, deck.suit_of)
+    best = int(trick_rules.holder(np.array(cards, dtype=np.int64), deck.suit_masks))
     holder = "partner holds" if cards.index(best) == pos - 2 else "opponent holds"
     led = int(deck.suit_of[cards[0]])
     if suit == led:
-        act = "follows, wins" if _beats(card, best, deck.suit_of) else "follows under"
+        act = "follows, wins" if _beats(card, best, deck) else "follows under"
     elif suit == 3:
-        act = "ruffs" if _beats(card, best, deck.suit_of) else "underruffs"
+        act = "ruffs" if _beats(card, best, deck) else "underruffs"
     else:
         act = "discards"
     return f"{('2nd', '3rd', '4th')[pos - 1]} {act} ({holder})"
@@ -342,8 +335,8 @@ def _alternatives(z: Any, i: int, deck: sl.cards.Deck, rank_of: np.ndarray) -> t
             "lowest side master": min(masters) if masters else card,
         }  # fmt: skip
     trick = [int(c) for c in z["trick"][i][:pos]]
-    led, best = suit_of[trick[0]], _holding(trick, suit_of)
-    beats = np.array([_beats(int(c), best, suit_of) for c in legal], dtype=bool)
+    led, best = suit_of[trick[0]], int(trick_rules.holder(np.array(trick, dtype=np.int64), deck.suit_masks))
+    beats = np.array([_beats(int(c), best, deck) for c in legal], dtype=bool)
     follow = legal[suit_of[legal] == led]
     if len(follow):
         if pos == 3 or not beats[legal == card].all():

@@ -10,8 +10,9 @@ engine needs no rank tables, and a variant deck (jokers and deuces) is only anot
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 import numpy as np
 
@@ -69,6 +70,11 @@ def natural_rank(label: str) -> int:
     return RANKS.index(label[0])
 
 
+def _immutable(array: np.ndarray) -> np.ndarray:
+    """An array over an immutable bytes buffer: read-only, and no flag can make it writable."""
+    return np.frombuffer(np.ascontiguousarray(array).tobytes(), dtype=array.dtype)
+
+
 @dataclass(frozen=True)
 class Deck:
     """The 52 cards of a game in id order: suit blocks C, D, H, trump, each weakest first.
@@ -81,7 +87,24 @@ class Deck:
     cards: tuple[str, ...]
     suit_of: np.ndarray = field(repr=False, compare=False)
     suit_masks: np.ndarray = field(repr=False, compare=False)
-    index: dict[str, int] = field(repr=False, compare=False)
+    index: Mapping[str, int] = field(repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        """Make every part immutable: arrays over read-only buffers (no policy can make them writable again
+        through `view.deck`) and a read-only index."""
+        object.__setattr__(self, "suit_of", _immutable(self.suit_of))
+        object.__setattr__(self, "suit_masks", _immutable(self.suit_masks))
+        object.__setattr__(self, "index", MappingProxyType(dict(self.index)))
+
+    def copy(self) -> Deck:
+        """Another deck object with the same (immutable) parts: what each view gets, so that forcing new
+        attributes onto it (`object.__setattr__`) reaches no other view and not the engine."""
+        twin = object.__new__(Deck)
+        twin.__dict__.update(self.__dict__)
+        return twin
+
+    def __reduce__(self) -> tuple[type[Deck], tuple[object, ...]]:
+        return Deck, (self.name, self.cards, np.array(self.suit_of), np.array(self.suit_masks), dict(self.index))
 
     @classmethod
     def build(cls, name: str, trump_order: Sequence[str] | None = None, removed: Sequence[str] = ()) -> Deck:
@@ -100,9 +123,6 @@ class Deck:
         suit_masks = np.zeros(4, dtype=np.uint64)
         for card_id, suit in enumerate(suit_of.tolist()):
             suit_masks[suit] |= np.uint64(1) << np.uint64(card_id)
-        # immutable buffers: no policy can make a deck's arrays writable again through `view.deck`
-        suit_of = np.frombuffer(suit_of.tobytes(), dtype=np.int8)
-        suit_masks = np.frombuffer(suit_masks.tobytes(), dtype=np.uint64)
         return cls(name, cards, suit_of, suit_masks, {c: i for i, c in enumerate(cards)})
 
     def card_id(self, label: str) -> int:

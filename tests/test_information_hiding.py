@@ -64,8 +64,9 @@ def state_arrays(state: State) -> dict[str, np.ndarray]:
     return {k: v for k, v in vars(state).items() if isinstance(v, np.ndarray)}
 
 
-def views_of_a_hand(rules: sl.Rules, seed: int = 4) -> list[tuple[State, object]]:
-    """Drive one batch of hands with random answers, building every view the engine would build."""
+def views_of_a_hand(rules: sl.Rules, seed: int = 4, every: int = 1) -> list[tuple[State, object]]:
+    """Drive one batch of hands with random answers, building every view the engine would build (of every
+    `every`-th acting table only: the views a policy holding some of the tables gets)."""
     n = 6
     ids = np.arange(n, dtype=np.int64)
     keys = np.arange(1, n + 1, dtype=np.uint64) * np.uint64(seed)
@@ -82,7 +83,7 @@ def views_of_a_hand(rules: sl.Rules, seed: int = 4) -> list[tuple[State, object]
     out = []
     rng = np.random.default_rng(seed)
     while not state.done:
-        rows = np.flatnonzero(state.acting)
+        rows = np.flatnonzero(state.acting)[::every]
         view = kinds[state.point[0]](state, rows, state.to_act[rows], state.decision, context)
         out.append((state, view))
         mask = state.legal_action_mask()
@@ -158,3 +159,79 @@ def test_a_policy_writing_into_its_view_cannot_change_the_game() -> None:
     for f in dataclasses.fields(HandLog):
         assert np.array_equal(getattr(plain.sorted(), f.name), getattr(forced.sorted(), f.name)), f.name
     assert rules.trick_value == 10 and rules.target == 500
+
+
+@pytest.mark.parametrize("preset", ["standard", "mirror", "duel"])
+def test_a_view_of_some_tables_reaches_nothing_of_the_others(preset: str) -> None:
+    """A view built for every other acting table (as when seats of a batch hold different policies)
+    holds copies of its own rows only: no attribute path leads to the engine's arrays, so not to another
+    table's legal cards or legal bids (under `mirror` they give a seat's spade count away)."""
+    rules = sl.preset(preset)
+    checked = 0
+    for state, view in views_of_a_hand(rules, every=2):
+        engine = state_arrays(state)
+        for obj in reachable(view):
+            if isinstance(obj, np.ndarray):
+                for name, array in engine.items():
+                    assert not np.shares_memory(obj, array), f"{type(view).__name__} reaches the engine's {name}"
+                checked += 1
+    assert checked > 1000
+
+
+class DeckForcer:
+    """Forces its way into its view's deck (writing the index, replacing arrays with `object.__setattr__`)
+    after deciding: neither the engine nor another policy may notice."""
+
+    name = "deck-forcer"
+
+    def __init__(self) -> None:
+        self.inner = sl.make_player("random")
+        self.refused = 0
+
+    def _force(self, view: object) -> None:
+        deck = view.deck  # type: ignore[attr-defined]
+        try:
+            deck.index["AS"] = 0
+        except TypeError:
+            self.refused += 1
+        object.__setattr__(deck, "suit_of", np.zeros(52, dtype=np.int8))
+        object.__setattr__(deck, "suit_masks", np.array([(1 << 52) - 1, 0, 0, 0], dtype=np.uint64))
+        object.__setattr__(deck, "index", {})
+
+    def bid(self, view: BidView) -> np.ndarray:
+        answer = self.inner.bid(view)
+        self._force(view)
+        return answer
+
+    def play(self, view: PlayView) -> np.ndarray:
+        answer = self.inner.play(view)
+        self._force(view)
+        return answer
+
+
+class DeckReader:
+    """Plays at random, reading its deck by label at every decision."""
+
+    name = "deck-reader"
+
+    def __init__(self) -> None:
+        self.inner = sl.make_player("random")
+
+    def bid(self, view: BidView) -> np.ndarray:
+        assert view.deck.card_id("AS") == 51 and view.deck.suit("2C") == 0
+        return self.inner.bid(view)
+
+    def play(self, view: PlayView) -> np.ndarray:
+        assert view.deck.card_id("AS") == 51 and int(view.deck.suit_masks[3]) >> 51 & 1
+        return self.inner.play(view)
+
+
+def test_a_policy_forcing_its_deck_changes_neither_the_engine_nor_another_policy() -> None:
+    rules = sl.Rules(hand_cap=4)
+    plain = HandLog.concat(list(sl.simulate_games(rules, [DeckReader(), DeckReader()] * 2, 12, seed=8, batch_size=5)))
+    forcer = DeckForcer()
+    forced = HandLog.concat(list(sl.simulate_games(rules, [forcer, DeckReader()] * 2, 12, seed=8, batch_size=5)))
+    assert forcer.refused > 100
+    for f in dataclasses.fields(HandLog):
+        assert np.array_equal(getattr(plain.sorted(), f.name), getattr(forced.sorted(), f.name)), f.name
+    assert sl.STANDARD_DECK.card_id("AS") == 51 and int(sl.STANDARD_DECK.suit_of[0]) == 0

@@ -46,13 +46,15 @@ class Watcher:
         assert [c for c in obs.hand_ids[t] if c >= 0] == sorted(hand, key=order.index)
         assert obs.legal[t].sum() == bin(int(view.legal[t])).count("1")
         side = [r % 2 for r in range(4)]
-        bids = [max(int(view.bids[t, s]), 0) for s in rel]
+        bids = [int(view.bids[t, s]) for s in rel]
         won = [int(view.tricks_won[t, s]) for s in rel]
         for s in (0, 1):
-            contract = sum(b for b, sd in zip(bids, side) if sd == s)
+            contract = sum(max(b, 0) for b, sd in zip(bids, side) if sd == s)
             tricks = sum(w for w, sd in zip(won, side) if sd == s)
+            # standard rules: a nil bidder's tricks never count toward the partner's contract
+            counted = sum(w for w, b, sd in zip(won, bids, side) if sd == s and b != 0)
             assert obs.contract[t, s] == contract and obs.tricks[t, s] == tricks
-            assert obs.needed[t, s] == max(contract - tricks, 0)
+            assert obs.needed[t, s] == max(contract - counted, 0)
         # voids from the history, the slow way
         voids = np.zeros((4, 4), dtype=bool)
         plays, seats = view.plays[t], view.play_seats[t]

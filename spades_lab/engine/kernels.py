@@ -7,11 +7,17 @@ compiled by numba, so no Python code runs per card.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-from spades_lab.engine.bits import BIT, ONE, ZERO, nth, popcount
+from spades_lab.engine import trick
+from spades_lab.engine.bits import BIT, ONE, nth, popcount
 from spades_lab.engine.rng import draw, mix64, unit
+from spades_lab.engine.trick import FIRST_TRICK_FREE as FIRST_TRICK_FREE
+from spades_lab.engine.trick import FIRST_TRICK_LOWEST_CLUBS as FIRST_TRICK_LOWEST_CLUBS
+from spades_lab.engine.trick import FIRST_TRICK_TWO_OF_CLUBS as FIRST_TRICK_TWO_OF_CLUBS
 
 
 @njit(cache=True, inline="always")
@@ -66,9 +72,6 @@ def stock(hand_keys: np.ndarray, stream: np.uint64) -> np.ndarray:
     return out
 
 
-FIRST_TRICK_FREE, FIRST_TRICK_TWO_OF_CLUBS, FIRST_TRICK_LOWEST_CLUBS = 0, 1, 2
-
-
 @njit(cache=True)
 def legal_plays_into(
     out: np.ndarray,
@@ -81,27 +84,12 @@ def legal_plays_into(
     first_trick: int = 0,
     two_of_clubs: int = 0,
 ) -> None:
-    """Write into `out` the cards each acting seat may play: follow suit if you can; no spade lead
-    before spades are broken unless only spades remain.
-
-    `first_trick` applies a first-trick variant (pass it on trick 0 only): the holder of the two
-    of clubs must lead it, or every seat must play its lowest club (any card without a club).
-    """
-    n = hands.shape[0]
-    trump = suit_masks[3]
-    for t in range(n):
-        hand = hands[t, actor[t]]
-        if first_trick == FIRST_TRICK_LOWEST_CLUBS:
-            clubs = hand & suit_masks[0]
-            out[t] = (clubs & (~clubs + ONE)) if clubs != ZERO else hand
-        elif lead and first_trick == FIRST_TRICK_TWO_OF_CLUBS:
-            out[t] = BIT[two_of_clubs]
-        elif lead:
-            side = hand & ~trump
-            out[t] = side if (side != ZERO and not broken[t]) else hand
-        else:
-            follow = hand & suit_masks[led_suit[t]]
-            out[t] = follow if follow != ZERO else hand
+    """Write into `out` the cards each acting seat may play (`trick.legal_plays`); `first_trick`
+    applies a first-trick rule (pass it on trick 0 only)."""
+    for t in range(hands.shape[0]):
+        out[t] = trick.legal_plays(
+            hands[t, actor[t]], lead, led_suit[t], broken[t], suit_masks, first_trick, two_of_clubs
+        )
 
 
 def legal_plays(
@@ -114,40 +102,44 @@ def legal_plays(
     return out
 
 
-@njit(cache=True)
-def apply_play(
-    cards: np.ndarray,
-    actor: np.ndarray,
-    lead: bool,
-    last: bool,
-    step: int,
-    hands: np.ndarray,
-    played: np.ndarray,
-    plays: np.ndarray,
-    play_seats: np.ndarray,
-    trick_cards: np.ndarray,
-    led_suit: np.ndarray,
-    win_card: np.ndarray,
-    win_seat: np.ndarray,
-    broken: np.ndarray,
-    tricks_won: np.ndarray,
-    leader: np.ndarray,
-    suit_of: np.ndarray,
-    shown_voids: np.ndarray,
-) -> None:
-    """Move each table's card from hand to trick; close the trick on its last card (`last`).
+class CardPlay(NamedTuple):
+    """The arrays of a hand that a card changes, per table: `apply_play`'s record (one per `State`)."""
 
-    The highest id among cards of the led suit or trump wins, because the deck puts the trump
-    block on top and orders each block by strength. A card off the led suit sets the bit
-    `4 * seat + led suit` of `shown_voids`: every seat saw it, and policies read it instead of
+    hands: np.ndarray
+    played: np.ndarray
+    plays: np.ndarray
+    play_seats: np.ndarray
+    trick_cards: np.ndarray
+    led_suit: np.ndarray
+    win_card: np.ndarray
+    win_seat: np.ndarray
+    broken: np.ndarray
+    tricks_won: np.ndarray
+    leader: np.ndarray
+    shown_voids: np.ndarray
+
+
+@njit(cache=True)
+def apply_play(cards: np.ndarray, actor: np.ndarray, step: int, h: CardPlay, suit_of: np.ndarray) -> None:
+    """Move each table's card (play number `step` of the hand) from hand to trick; close the trick on its
+    last card.
+
+    The trick's holder follows `trick.takes` (`suit_of`: each card id's suit). A card off the led suit sets
+    the bit `4 * seat + led suit` of `shown_voids`: every seat saw it, and policies read it instead of
     deriving it again from the history at every decision.
     """
+    # the record's arrays as locals: read through the record inside the loop they cost a third more time
+    hands, played, plays, play_seats, trick_cards = h.hands, h.played, h.plays, h.play_seats, h.trick_cards
+    led_suit, win_card, win_seat, broken, tricks_won = h.led_suit, h.win_card, h.win_seat, h.broken, h.tricks_won
+    leader, shown_voids = h.leader, h.shown_voids
+    p = trick_cards.shape[1]
+    lead, last = step % p == 0, step % p == p - 1
     for t in range(cards.shape[0]):
         card = cards[t]
         seat = actor[t]
-        bit = BIT[card]
-        hands[t, seat] ^= bit
-        played[t] |= bit
+        b = BIT[card]
+        hands[t, seat] ^= b
+        played[t] |= b
         plays[t, step] = card
         play_seats[t, step] = seat
         trick_cards[t, seat] = card
@@ -159,13 +151,13 @@ def apply_play(
         else:
             if suit != led_suit[t]:
                 shown_voids[t] |= 1 << (4 * seat + led_suit[t])
-            if (suit == led_suit[t] or suit == 3) and card > win_card[t]:
+            if trick.takes(card, suit, win_card[t], suit_of[win_card[t]]):
                 win_card[t] = card
                 win_seat[t] = seat
         if last:
             # Spades break when a spade lands on a trick; the flag matters from the next lead on.
-            for s in range(trick_cards.shape[1]):
-                if suit_of[trick_cards[t, s]] == 3:
+            for s in range(p):
+                if suit_of[trick_cards[t, s]] == trick.TRUMP:
                     broken[t] = True
                 trick_cards[t, s] = -1
             tricks_won[t, win_seat[t]] += 1

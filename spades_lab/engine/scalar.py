@@ -30,40 +30,11 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from spades_lab.cards import TRUMP, Deck
-from spades_lab.engine import masks
-from spades_lab.engine.bits import BIT, ONE, ZERO, popcount
+from spades_lab.cards import Deck
+from spades_lab.engine import masks, trick
+from spades_lab.engine.bits import BIT, ONE, popcount
+from spades_lab.engine.observation import RECORD, records
 from spades_lab.engine.views import BidView, PlayView
-
-RECORD = np.dtype(
-    [
-        ("seat", np.int64),  # my absolute seat
-        ("players", np.int64),
-        ("position", np.int64),  # 0 when I lead
-        ("trick", np.int64),
-        ("hand", np.uint64),
-        ("legal", np.uint64),  # cards I may play (0 while bidding)
-        ("legal_bids", np.uint8, 18),  # 1 where bid b is legal (0 nil; 1..13, 1..17 with 3 players; 0 in play)
-        ("played", np.uint64),
-        ("unseen", np.uint64),  # neither in my hand nor played
-        ("led_suit", np.int64),  # -1 when I lead
-        ("winning_card", np.int64),  # -1 when I lead
-        ("winning_seat", np.int64),  # relative; -1 when I lead
-        ("partner_winning", np.bool_),
-        ("leader", np.int64),  # relative
-        ("trick_cards", np.int64, 4),  # relative seat -> card id on the current trick, -1
-        ("bids", np.int64, 4),  # relative; -1 not yet, 0 nil
-        ("tricks_won", np.int64, 4),  # relative
-        ("contract", np.int64, 4),  # us, them (cutthroat: me, left, across, right; unused slots 0)
-        ("needed", np.int64, 4),  # as contract
-        ("scores", np.int64, 4),  # as contract
-        ("bags", np.int64, 4),  # as contract
-        ("spades_broken", np.bool_),
-        ("random", np.float64),  # this decision's uniform draw for this table
-    ]
-)
-"""One table's observation for a compiled scalar policy (per-seat arrays have 4 slots; Duel uses 2; per-side
-arrays have 4 slots: us, them in partnership games and Duel, me, left, across, right in cutthroat)."""
 
 DECK = np.dtype([("suit_masks", np.uint64, 4), ("suit_of", np.int64, 52), ("order", np.int64, 52)])
 """The deck for compiled code: suit masks (3 = trumps), each card's suit, and card ids weakest first."""
@@ -75,75 +46,6 @@ def deck_record(deck: Deck) -> np.ndarray:
     d["suit_of"] = np.asarray(deck.suit_of, dtype=np.int64)
     d["order"] = masks.strength_order(deck)
     return d
-
-
-@njit(cache=True)
-def _fill(
-    r: np.ndarray, seat: np.ndarray, hand: np.ndarray, legal: np.ndarray, played: np.ndarray, bids: np.ndarray,
-    scores: np.ndarray, bags: np.ndarray, won: np.ndarray, trick_cards: np.ndarray, leader: np.ndarray,
-    led: np.ndarray, win_card: np.ndarray, win_seat: np.ndarray, broken: np.ndarray, u: np.ndarray,
-    legal_bids: np.ndarray, position: int, trick: int, p: int, sides: int,
-) -> None:  # fmt: skip
-    full = (ONE << np.uint64(52)) - ONE
-    for t in range(r.shape[0]):
-        me = seat[t]
-        o = r[t]
-        o.seat, o.players, o.position, o.trick = me, p, position, trick
-        o.hand, o.legal, o.played = hand[t], legal[t], played[t]
-        o.unseen = full & ~(hand[t] | played[t])
-        us = me % sides
-        contract = np.zeros(sides, dtype=np.int64)
-        tricks = np.zeros(sides, dtype=np.int64)
-        for k in range(4):
-            o.bids[k] = -1
-            o.trick_cards[k] = -1
-        for k in range(p):
-            s = (me + k) % p
-            o.bids[k] = bids[t, s]
-            o.tricks_won[k] = won[t, s]
-            o.trick_cards[k] = trick_cards[t, s]
-            side = k % sides
-            contract[side] += max(bids[t, s], 0)
-            tricks[side] += won[t, s]
-        for side in range(sides):
-            o.contract[side] = contract[side]
-            o.needed[side] = max(contract[side] - tricks[side], 0)
-            o.scores[side] = scores[t, (us + side) % sides]
-            o.bags[side] = bags[t, (us + side) % sides]
-        o.leader = (leader[t] - me) % p
-        o.led_suit, o.winning_card = led[t], win_card[t]
-        o.winning_seat = (win_seat[t] - me) % p if win_seat[t] >= 0 else -1
-        o.partner_winning = p == 4 and sides == 2 and o.winning_seat == 2
-        o.spades_broken = broken[t]
-        o.random = u[t]
-        for b in range(legal_bids.shape[1]):
-            o.legal_bids[b] = legal_bids[t, b]
-
-
-def records(view: Any) -> np.ndarray:
-    """The observation records of every table of a bid or play view (one compiled pass)."""
-    n, p = len(view), view.players
-    r = np.zeros(n, dtype=RECORD)
-    zeros = np.zeros(n, dtype=np.uint64)
-    none = np.full(n, -1, dtype=np.int64)
-    if isinstance(view, PlayView):
-        args = (
-            view.legal, view.played, view.tricks_won, view.trick_cards, view.leader, view.led_suit,
-            view.winning_card, view.winning_seat, view.spades_broken,
-        )  # fmt: skip
-        position, trick, legal_bids = view.position, view.trick, np.zeros((n, 0), dtype=np.bool_)
-    else:
-        won = np.zeros((n, p), dtype=np.int64)
-        args = (zeros, zeros, won, np.full((n, p), -1, dtype=np.int64), none, none, none, none, np.zeros(n, np.bool_))
-        position, trick = 0, 0
-        legal_bids = view.legal_bids if isinstance(view, BidView) else np.zeros((n, 0), dtype=np.bool_)
-    legal, played, won, cards, leader, led, win_card, win_seat, broken = args
-    _fill(
-        r, np.asarray(view.seat, dtype=np.int64), view.hand, legal, played, view.bids, view.scores, view.bags,
-        won, cards, leader, led, win_card, win_seat, broken, view.uniform(), legal_bids, position, trick, p,
-        view.rules.sides,
-    )  # fmt: skip
-    return r
 
 
 # --- compiled helpers for scalar policies -----------------------------------------------------
@@ -183,14 +85,7 @@ def strongest(mask: np.uint64, d: Any) -> int:
 @njit(cache=True)
 def winners(o: Any, d: Any) -> np.uint64:
     """The legal cards that would hold the trick if played now (every legal card when leading)."""
-    w = o.winning_card
-    if w < 0:
-        return o.legal  # type: ignore[no-any-return]  # numba scalars
-    above = ZERO if w >= 63 else ~((ONE << np.uint64(w + 1)) - ONE)
-    trumps = d.suit_masks[TRUMP]
-    if d.suit_of[w] == TRUMP:
-        return o.legal & above & trumps  # type: ignore[no-any-return]  # numba scalars
-    return o.legal & ((above & d.suit_masks[d.suit_of[w]]) | trumps)  # type: ignore[no-any-return]  # numba scalars
+    return trick.winners(o.legal, o.winning_card, d.suit_masks)
 
 
 def _driver(fn: Callable[..., int]) -> Callable[..., None]:

@@ -252,6 +252,16 @@ class PublicArrays:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("the public arrays of a hand are read-only")
 
+    def rows(self, rows: np.ndarray, names: tuple[str, ...]) -> PublicArrays:
+        """The facts `names` at some tables only, as read-only copies: a view of those tables holds no path
+        to the others' rows (another seat's legal cards or legal bids there)."""
+        arrays = {}
+        for name in names:
+            array = object.__getattribute__(self, name).take(rows, axis=0)
+            array.setflags(write=False)
+            arrays[name] = array
+        return PublicArrays(arrays)
+
 
 class State:
     """Every fact of one hand at a batch of tables; arrays share their first axis (tables).
@@ -329,8 +339,14 @@ class State:
         """[n, seats] each seat's cards before bidding (after the draft in Duel)."""
         self.held = self.hands.copy()
         """[n, seats] the cards held when the first trick was led (after any exchange)."""
-        self._suit_of = np.array(self.deck.suit_of, copy=True)
+        self._suit_of = np.array(self.deck.suit_of, dtype=np.int64)
         self._suit_masks = np.array(self.deck.suit_masks, copy=True)
+        self._two_of_clubs = self.deck.index.get("2C", 0)
+        self._card_play = kernels.CardPlay(
+            self.hands, self.played, self.plays, self.play_seats, self.trick_cards, self.led_suit, self.win_card,
+            self.win_seat, self.broken, self.tricks_won, self.leader, self.shown_voids,
+        )  # fmt: skip
+        """The arrays a card changes, as `kernels.apply_play` takes them."""
         self._open = np.ones(n, dtype=bool)
         """Spades counted as broken from the first lead on (`spades_break` off)."""
         self._points = _schedule(rules, self.drafted)
@@ -462,13 +478,7 @@ class State:
         actor = self.to_act
         rows = np.flatnonzero(self.acting) if phase != Phase.PLAY else np.zeros(0, dtype=np.int64)
         if phase == Phase.PLAY:
-            p = self.players
-            kernels.apply_play(
-                answers, actor, index % p == 0, index % p == p - 1, index,
-                self.hands, self.played, self.plays, self.play_seats, self.trick_cards, self.led_suit,
-                self.win_card, self.win_seat, self.broken, self.tricks_won, self.leader, self._suit_of,
-                self.shown_voids,
-            )  # fmt: skip
+            kernels.apply_play(answers, actor, index, self._card_play, self._suit_of)
         elif phase == Phase.BID:
             self.bids[rows, actor[rows]] = answers[rows]
         elif phase == Phase.BLIND:
@@ -560,7 +570,7 @@ class State:
         if index == 0:
             self.held = self.hands.copy()
             if rules.first_lead == "two_of_clubs":
-                two = self.deck.index["2C"]
+                two = self._two_of_clubs
                 holds = (self.hands >> np.uint64(two)) & np.uint64(1)
                 self.leader[...] = np.argmax(holds, axis=1)
         position = index % p
@@ -568,7 +578,7 @@ class State:
         kernels.legal_plays_into(
             self.legal, self.hands, actor, position == 0, self.led_suit,
             self.broken if rules.spades_break else self._open, self._suit_masks,
-            FIRST_TRICK_MODES[rules.first_lead] if index < p else 0, self.deck.index.get("2C", 0),
+            FIRST_TRICK_MODES[rules.first_lead] if index < p else 0, self._two_of_clubs,
         )  # fmt: skip
         self.to_act = actor
 

@@ -3,10 +3,11 @@
 A view holds no reference to the engine's `State`. It carries a copy of the acting seat's own
 cards (and of its own passes or discards) and reads every public fact (bids, the trick, the
 cards played, scores ...) from `PublicArrays`: read-only aliases of the engine's arrays built
-over immutable buffers, which nothing reachable from a view can make writable again. So there is
-no attribute path from a view to another seat's cards, to the stock, or to state the engine
-can be made to read differently; the rules a view carries are its own copy, and the deck's
-arrays are immutable. Arrays of a view are valid during the call (the engine moves on after it).
+over immutable buffers, which nothing reachable from a view can make writable again (a view of
+some tables of the batch holds read-only copies of those rows only). So there is no attribute
+path from a view to another seat's cards, to another table's legal cards or bids, to the stock,
+or to state the engine can be made to read differently; the rules and the deck a view carries
+are its own copies, and the deck's arrays and index are immutable. Arrays of a view are valid during the call (the engine moves on after it).
 
 Out of scope: interpreter-level tricks (walking the garbage collector or the call stack with
 `gc` / `sys._getframe`, or writing raw memory with `ctypes`) reach anything in a Python process;
@@ -58,9 +59,10 @@ def _ro(a: np.ndarray) -> np.ndarray:
 class ViewContext:
     """What every view of one hand is built with besides the state: the rules and the deck.
 
-    Each view gets its own copy of the rules, so a policy that forces its way into `view.rules`
-    changes only that copy: never the engine's rules, nor what another policy sees. The deck's
-    arrays are immutable buffers, so the deck object itself is shared.
+    Each view gets its own copy of the rules and of the deck, so a policy that forces its way into
+    `view.rules` or `view.deck` (`object.__setattr__`) changes only that copy: never the engine's
+    rules or deck, nor what another policy sees. The deck's arrays are immutable buffers and its
+    `index` a read-only mapping.
     """
 
     __slots__ = ("rules", "deck")
@@ -72,6 +74,8 @@ class ViewContext:
 
 class _View:
     __slots__ = ("rules", "deck", "decision", "players", "_pub", "_rows", "_seat", "_draws")
+    _SHOWN: tuple[str, ...] = ("game_id", "hand_number", "dealer", "scores", "bags", "bids", "blind")
+    """The public arrays this kind of view reads (copied, at its tables only, when it covers some tables)."""
 
     def __init__(
         self,
@@ -83,19 +87,15 @@ class _View:
         draws: int = 1,
     ) -> None:
         self.rules: Rules = copy.copy(context.rules)
-        self.deck: Deck = context.deck
+        self.deck: Deck = context.deck.copy()
         self.decision: int = decision
         """Index of this decision in the hand (bids 0..3, plays 4..55); the random stream's counter."""
         self.players: int = state.players
-        self._pub: PublicArrays = state.public
+        self._pub: PublicArrays = state.public if rows is None else state.public.rows(rows, self._SHOWN)
         self._rows = None if rows is None else _frozen(rows)
         self._seat = _frozen(seat)
         keys = state.policy_key if rows is None else state.policy_key[rows]
         self._draws = tuple(_ro(rng.uniform(keys, decision * 256 + d)) for d in range(draws))
-
-    def _take(self, array: np.ndarray) -> np.ndarray:
-        """The rows of this view's tables: the read-only public array itself, or a read-only copy."""
-        return array if self._rows is None else _ro(array[self._rows])
 
     def _gather(self, hidden: np.ndarray) -> np.ndarray:
         """The acting seat's own entry of a per-seat array that other seats may not see (a copy)."""
@@ -133,36 +133,36 @@ class _View:
     @property
     def tables(self) -> np.ndarray:
         """Global game (or hand) id of each table: stable across batch sizes, for messages and logs."""
-        return self._take(self._pub.game_id)
+        return self._pub.game_id
 
     @property
     def hand_number(self) -> np.ndarray:
-        return self._take(self._pub.hand_number)
+        return self._pub.hand_number
 
     @property
     def dealer(self) -> np.ndarray:
-        return self._take(self._pub.dealer)
+        return self._pub.dealer
 
     @property
     def scores(self) -> np.ndarray:
         """Scores by side [n, sides] before this hand: column 0 is seats 0+2, column 1 seats 1+3 (Duel and
         cutthroat: column s is seat s)."""
-        return self._take(self._pub.scores)
+        return self._pub.scores
 
     @property
     def bags(self) -> np.ndarray:
         """Accumulated bags by side [n, sides] before this hand (columns as `scores`)."""
-        return self._take(self._pub.bags)
+        return self._pub.bags
 
     @property
     def bids(self) -> np.ndarray:
         """Bids by seat [n, seats]: 0 is nil, -1 a seat that has not bid yet."""
-        return self._take(self._pub.bids)
+        return self._pub.bids
 
     @property
     def blind(self) -> np.ndarray:
         """[n, seats] True for a seat that bid blind: a blind nil (bid 0) or a blind number (`blind_bids`)."""
-        return self._take(self._pub.blind)
+        return self._pub.blind
 
     def uniform(self, draw: int = 0) -> np.ndarray:
         """Random floats in [0, 1) from each table's own stream for this decision.
@@ -194,11 +194,12 @@ class BlindBidView(BlindView):
     """
 
     __slots__ = ()
+    _SHOWN = (*_View._SHOWN, "legal_bids")
 
     @property
     def legal_bids(self) -> np.ndarray:
         """[n, tricks + 1] bool: the blind numbers allowed (column 0, nil, is never one)."""
-        return self._take(self._pub.legal_bids)
+        return self._pub.legal_bids
 
 
 class _SeenView(_View):
@@ -226,11 +227,12 @@ class BidView(_SeenView):
     """A bidding decision: return one bid per table, 0 for nil."""
 
     __slots__ = ()
+    _SHOWN = (*_View._SHOWN, "legal_bids")
 
     @property
     def legal_bids(self) -> np.ndarray:
         """[n, tricks + 1] bool: legal_bids[t, b] for bid b (0 = nil; 14 columns, 18 with three players)."""
-        return self._take(self._pub.legal_bids)
+        return self._pub.legal_bids
 
 
 class ExchangeView(_SeenView):
@@ -274,6 +276,7 @@ class DraftView(_SeenView):
     """
 
     __slots__ = ("_top", "_discards")
+    _SHOWN = (*_View._SHOWN, "draft_keep")
 
     def __init__(
         self, state: State, rows: np.ndarray | None, seat: np.ndarray, decision: int, context: ViewContext
@@ -303,7 +306,7 @@ class DraftView(_SeenView):
         """[n, k] the opponent's choices so far, oldest first (True: kept the top card)."""
         turns = self.decision - DRAFT_DECISION
         opp_turns = np.arange(1 - turns % 2, turns, 2)
-        return _ro(self._take(self._pub.draft_keep)[:, opp_turns])
+        return _ro(self._pub.draft_keep[:, opp_turns])
 
 
 class PlayView(_SeenView):
@@ -313,6 +316,10 @@ class PlayView(_SeenView):
     """
 
     __slots__ = ()
+    _SHOWN = (
+        *_View._SHOWN, "plays", "play_seats", "trick_cards", "played", "led_suit", "win_card", "win_seat", "broken",
+        "tricks_won", "leader", "legal", "shown_voids",
+    )  # fmt: skip
 
     def _none(self) -> np.ndarray:
         return _frozen(np.full(len(self._seat), -1))
@@ -320,7 +327,7 @@ class PlayView(_SeenView):
     @property
     def legal(self) -> np.ndarray:
         """uint64 mask of the cards this seat may play now."""
-        return self._take(self._pub.legal)
+        return self._pub.legal
 
     @property
     def trick(self) -> int:
@@ -335,58 +342,58 @@ class PlayView(_SeenView):
     @property
     def leader(self) -> np.ndarray:
         """The seat that led (or leads) the current trick."""
-        return self._take(self._pub.leader)
+        return self._pub.leader
 
     @property
     def led_suit(self) -> np.ndarray:
         """Suit led to the current trick; -1 when this seat leads."""
-        return self._take(self._pub.led_suit) if self.position else self._none()
+        return self._pub.led_suit if self.position else self._none()
 
     @property
     def trick_cards(self) -> np.ndarray:
         """[n, seats] card id played to the current trick by each seat, -1 for not yet."""
-        return self._take(self._pub.trick_cards)
+        return self._pub.trick_cards
 
     @property
     def winning_card(self) -> np.ndarray:
         """The card holding the current trick (-1 when leading)."""
-        return self._take(self._pub.win_card) if self.position else self._none()
+        return self._pub.win_card if self.position else self._none()
 
     @property
     def winning_seat(self) -> np.ndarray:
         """The seat holding the current trick (-1 when leading)."""
-        return self._take(self._pub.win_seat) if self.position else self._none()
+        return self._pub.win_seat if self.position else self._none()
 
     @property
     def played(self) -> np.ndarray:
         """uint64 mask of every card played so far this hand, the current trick included."""
-        return self._take(self._pub.played)
+        return self._pub.played
 
     @property
     def plays(self) -> np.ndarray:
         """[n, k] card ids in play order so far."""
-        return self._take(self._pub.plays[:, : self.decision - FIRST_PLAY_DECISION])
+        return self._pub.plays[:, : self.decision - FIRST_PLAY_DECISION]
 
     @property
     def play_seats(self) -> np.ndarray:
         """[n, k] the seat that played each card of `plays`."""
-        return self._take(self._pub.play_seats[:, : self.decision - FIRST_PLAY_DECISION])
+        return self._pub.play_seats[:, : self.decision - FIRST_PLAY_DECISION]
 
     @property
     def shown_voids(self) -> np.ndarray:
         """[n] int64: bit `4 * seat + suit` set when `seat` has not followed a led `suit` this hand (it holds
         none: everyone saw it), suits as the deck's blocks (0-2 the side suits, 3 trumps). The engine keeps it
         as the cards are played, so a policy reads it without going through `plays` again."""
-        return self._take(self._pub.shown_voids)
+        return self._pub.shown_voids
 
     @property
     def tricks_won(self) -> np.ndarray:
         """[n, seats] tricks won by each seat so far this hand."""
-        return self._take(self._pub.tricks_won)
+        return self._pub.tricks_won
 
     @property
     def spades_broken(self) -> np.ndarray:
-        return self._take(self._pub.broken)
+        return self._pub.broken
 
 
 @dataclass(frozen=True)
@@ -419,7 +426,8 @@ class TableView:
     tricks: tuple[int, ...]
     """(us, them): tricks won this hand."""
     needed: tuple[int, ...]
-    """(us, them): tricks still needed for the contract (0 once made)."""
+    """(us, them): tricks still needed for the contract (0 once made), as the scorer counts them (a nil
+    bidder's tricks count toward the partner's contract only with `nil_tricks_to_partner`)."""
     tricks_won: list[int]
     """Tricks won this hand by relative seat."""
     scores: tuple[int, ...]

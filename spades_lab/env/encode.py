@@ -14,9 +14,13 @@ The work per table is compiled (numba): no Python loop per card or per table.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
+from spades_lab.engine import kernels, trick
+from spades_lab.engine.observation import RECORD, Seen, Table, fill, in_deck
 from spades_lab.engine.state import Phase, State
 
 SEATS = 4
@@ -70,81 +74,107 @@ def bounds() -> tuple[np.ndarray, np.ndarray]:
     return low, high
 
 
+class Extras(NamedTuple):
+    """What the vector holds beyond the seat's observation record: the phase, the dealer, the play history
+    by seat, the draft's face-up card and the cards received in an exchange (per table)."""
+
+    phase: np.ndarray
+    dealer: np.ndarray
+    plays: np.ndarray
+    play_seats: np.ndarray
+    draft_top: np.ndarray
+    received: np.ndarray
+    target: float
+    bag_threshold: float
+
+
+class Offsets(NamedTuple):
+    """First index of every block of the vector, by block name (`LAYOUT`)."""
+
+    hand: int
+    bids: int
+    trick: int
+    played: int
+    voids: int
+    tricks: int
+    scores: int
+    phase: int
+    dealer: int
+    leader: int
+    broken: int
+    draft_top: int
+    received: int
+
+
+OFFSETS = Offsets(**_O)
+assert Offsets._fields == tuple(LAYOUT), "keep Offsets in step with the layout's blocks"
+
+
 @njit(cache=True)
-def _encode(
-    out: np.ndarray,
-    seat: np.ndarray,
-    players: int,
-    hands: np.ndarray,
-    bids: np.ndarray,
-    blind: np.ndarray,
-    trick_cards: np.ndarray,
-    plays: np.ndarray,
-    play_seats: np.ndarray,
-    tricks_won: np.ndarray,
-    scores: np.ndarray,
-    bags: np.ndarray,
-    phase: np.ndarray,
-    dealer: np.ndarray,
-    broken: np.ndarray,
-    draft_top: np.ndarray,
-    received: np.ndarray,
-    suit_of: np.ndarray,
-    target: float,
-    bag_threshold: float,
-    o_hand: int, o_bids: int, o_trick: int, o_played: int, o_voids: int, o_tricks: int, o_scores: int,
-    o_phase: int, o_dealer: int, o_leader: int, o_broken: int, o_draft: int, o_received: int,
-) -> None:  # fmt: skip
-    n = out.shape[0]
-    for t in range(n):
-        me = seat[t]
-        if me < 0:
-            out[t, o_phase + phase[t]] = 1.0
+def _encode(out: np.ndarray, r: np.ndarray, x: Extras, at: Offsets) -> None:
+    """Write each table's vector from its observation record `r` (the one every observation form is filled
+    from) and the extras; a table whose record seat is -1 gets only its phase."""
+    for t in range(out.shape[0]):
+        o = r[t]
+        out[t, at.phase + x.phase[t]] = 1.0
+        if o.seat < 0:
             continue
-        side = me % 2
-        hand = hands[t, me]
-        got = received[t, me]
+        p = o.players
         for c in range(52):
-            if (hand >> np.uint64(c)) & np.uint64(1):
-                out[t, o_hand + c] = 1.0
-            if (got >> np.uint64(c)) & np.uint64(1):
-                out[t, o_received + c] = 1.0
-        for s in range(players):
-            rel = (s - me) % players
-            b = bids[t, s]
+            if (o.hand >> np.uint64(c)) & np.uint64(1):
+                out[t, at.hand + c] = 1.0
+            if (x.received[t] >> np.uint64(c)) & np.uint64(1):
+                out[t, at.received + c] = 1.0
+        for k in range(p):
+            b = o.bids[k]
             if b >= 0:
-                out[t, o_bids + 15 * rel + b] = 1.0
-                if blind[t, s]:
-                    out[t, o_bids + 15 * rel + 14] = 1.0
-            card = trick_cards[t, s]
+                out[t, at.bids + 15 * k + b] = 1.0
+                if o.blind[k]:
+                    out[t, at.bids + 15 * k + 14] = 1.0
+            card = o.trick_cards[k]
             if card >= 0:
-                out[t, o_trick + 52 * rel + card] = 1.0
-            out[t, o_tricks + rel] = tricks_won[t, s] / 13.0
+                out[t, at.trick + 52 * k + card] = 1.0
+            out[t, at.tricks + k] = o.tricks_won[k] / 13.0
+            for suit in range(4):
+                if (o.voids >> (4 * k + suit)) & 1:
+                    out[t, at.voids + 4 * k + suit] = 1.0
         count = 0
-        while count < plays.shape[1] and plays[t, count] >= 0:
+        while count < x.plays.shape[1] and x.plays[t, count] >= 0:
             count += 1
-        led = -1
         for i in range(count):
-            card = plays[t, i]
-            rel = (play_seats[t, i] - me) % players
-            out[t, o_played + 52 * rel + card] = 1.0
-            if i % players == 0:
-                led = suit_of[card]
-            elif suit_of[card] != led:
-                out[t, o_voids + 4 * rel + led] = 1.0
-        in_trick = count % players
-        if count > 0 and in_trick > 0:
-            out[t, o_leader + (play_seats[t, count - in_trick] - me) % players] = 1.0
-        out[t, o_scores + 0] = min(max(scores[t, side] / target, -SCORE_CLIP), SCORE_CLIP)
-        out[t, o_scores + 1] = min(max(scores[t, 1 - side] / target, -SCORE_CLIP), SCORE_CLIP)
-        out[t, o_scores + 2] = min(bags[t, side] / bag_threshold, SCORE_CLIP)
-        out[t, o_scores + 3] = min(bags[t, 1 - side] / bag_threshold, SCORE_CLIP)
-        out[t, o_phase + phase[t]] = 1.0
-        out[t, o_dealer + (dealer[t] - me) % players] = 1.0
-        if broken[t]:
-            out[t, o_broken] = 1.0
-        if draft_top[t] >= 0:
-            out[t, o_draft + draft_top[t]] = 1.0
+            out[t, at.played + 52 * trick.relative(x.play_seats[t, i], o.seat, p) + x.plays[t, i]] = 1.0
+        if count % p > 0:  # a trick under way: who led it
+            out[t, at.leader + o.leader] = 1.0
+        out[t, at.scores + 0] = min(max(o.scores[0] / x.target, -SCORE_CLIP), SCORE_CLIP)
+        out[t, at.scores + 1] = min(max(o.scores[1] / x.target, -SCORE_CLIP), SCORE_CLIP)
+        out[t, at.scores + 2] = min(o.bags[0] / x.bag_threshold, SCORE_CLIP)
+        out[t, at.scores + 3] = min(o.bags[1] / x.bag_threshold, SCORE_CLIP)
+        out[t, at.dealer + trick.relative(x.dealer[t], o.seat, p)] = 1.0
+        if o.spades_broken:
+            out[t, at.broken] = 1.0
+        if x.draft_top[t] >= 0:
+            out[t, at.draft_top + x.draft_top[t]] = 1.0
+
+
+def _records(state: State, seats: np.ndarray) -> np.ndarray:
+    """The observation record of `seats` (-1: no seat, record seat -1) at every table of the state."""
+    n, rules = state.n, state.rules
+    clipped = np.maximum(seats, 0)
+    hand = kernels.own_entries(state.hands, np.zeros(0, dtype=np.int64), clipped)
+    zeros = np.zeros(n, dtype=np.uint64)
+    seen = Seen(
+        clipped, hand, zeros, np.zeros((n, 0), dtype=np.bool_), state.played, state.bids, state.blind, state.scores,
+        state.bags, state.tricks_won, state.trick_cards, state.leader, state.led_suit, state.win_card,
+        state.win_seat, state.shown_voids, state.broken, np.zeros(n),
+    )  # fmt: skip
+    table = Table(
+        state.players, rules.sides, rules.zero_bid == "plain", bool(rules.nil_tricks_to_partner),
+        in_deck(state.players, state.deck), np.asarray(state.deck.suit_masks, dtype=np.uint64), 0, 0,
+    )  # fmt: skip
+    r = np.zeros(n, dtype=RECORD)
+    fill(r, seen, table)
+    r["seat"] = seats
+    return r
 
 
 def encode(state: State, seat: np.ndarray | int | None = None, out: np.ndarray | None = None) -> np.ndarray:
@@ -162,6 +192,7 @@ def encode(state: State, seat: np.ndarray | int | None = None, out: np.ndarray |
         seats = state.to_act
     else:
         seats = np.broadcast_to(np.asarray(seat, dtype=np.int64), (n,))
+    seats = np.ascontiguousarray(seats, dtype=np.int64)
     if out is None:
         out = np.zeros((n, SIZE), dtype=np.float32)
     else:
@@ -172,13 +203,12 @@ def encode(state: State, seat: np.ndarray | int | None = None, out: np.ndarray |
     else:
         draft_top = np.full(n, -1, dtype=np.int64)
     threshold = float(rules.bag_threshold) if rules.bag_penalty_enabled and rules.bag_threshold else 10.0
-    _encode(
-        out, np.ascontiguousarray(seats, dtype=np.int64), state.players, state.hands, state.bids, state.blind,
-        state.trick_cards, state.plays, state.play_seats, state.tricks_won, state.scores, state.bags,
-        state.phase.astype(np.int64), state.dealer.astype(np.int64), state.broken, draft_top, state.received,
-        state.deck.suit_of.astype(np.int64), float(rules.target), threshold,
-        *(_O[name] for name in LAYOUT),
+    received = kernels.own_entries(state.received, np.zeros(0, dtype=np.int64), np.maximum(seats, 0))
+    extras = Extras(
+        state.phase.astype(np.int64), state.dealer.astype(np.int64), state.plays, state.play_seats, draft_top,
+        received, float(rules.target), threshold,
     )  # fmt: skip
+    _encode(out, _records(state, seats), extras, OFFSETS)
     return out
 
 

@@ -19,6 +19,7 @@ from numba import njit
 
 from spades_lab.dd.search import legal_mask, probe, representative_of, representatives, trick_state
 from spades_lab.dd.solver import Solver, first_rule_for
+from spades_lab.engine import trick as trick_rules
 from spades_lab.engine.bits import BIT, ONE, ZERO, lowest, popcount
 
 
@@ -71,8 +72,7 @@ def _nil_values(
                 n_led, n_win, n_seat = s, c, seat
             else:
                 n_led, n_win, n_seat = led, win_card, win_seat
-                ws = suit_of[win_card]
-                if (s == ws and c > win_card) or (s == 3 and ws != 3):
+                if trick_rules.beats(c, win_card, suit_masks):
                     n_win, n_seat = c, seat
             row[seat] = hand ^ bit
             if k + 1 == players:

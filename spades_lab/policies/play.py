@@ -33,7 +33,8 @@ from numba import njit
 
 from spades_lab.cards import Deck
 from spades_lab.engine import PlayView
-from spades_lab.engine.bits import ONE, ZERO, above, highest, lowest, popcount
+from spades_lab.engine import trick as trick_rules
+from spades_lab.engine.bits import ONE, ZERO, highest, lowest, popcount
 from spades_lab.policies.registry import CheckedParams, NoParams, Ranges, register
 
 ME, PARTNER, LEFT, RIGHT = range(4)
@@ -87,65 +88,21 @@ assert len(SWITCHES) == 14 and len(NUMBERS) == 5, "keep the kernel's constants i
 
 @njit(cache=True, inline="always")
 def _on(switches: int, rule: int) -> bool:
-    """Whether a rule's switch is on in the kernel's bitmask of switches."""
+    """Whether a rule's switch is on in the kernel's bitmask of switches (bit i: the i-th switch field)."""
     return (switches >> rule) & 1 == 1
-
-
-@njit(cache=True, inline="always")
-def _bit(card: int) -> np.uint64:
-    """Mask of one card; empty for -1 (no such card)."""
-    return ONE << np.uint64(card) if card >= 0 else ZERO
-
-
-@njit(cache=True, inline="always")
-def _suit_of(card: int, suits: tuple) -> np.uint64:
-    """The mask of the whole suit `card` belongs to."""
-    bit = ONE << np.uint64(card)
-    suit = suits[3]
-    suit = suits[2] if bit & suits[2] != ZERO else suit
-    suit = suits[1] if bit & suits[1] != ZERO else suit
-    return suits[0] if bit & suits[0] != ZERO else suit
 
 
 @njit(cache=True, inline="always")
 def _rank(card: int, suits: tuple) -> int:
     """0 for a deuce .. 12 for an ace: a suit block holds its top cards, so count down from the ace."""
-    suit = _suit_of(card, suits)
+    suit = trick_rules.suit_mask(card, suits)
     return card - lowest(suit) + 13 - popcount(suit)
 
 
 @njit(cache=True, inline="always")
 def _is_ace(card: int, suits: tuple, spade_ace: int) -> bool:
-    suit = _suit_of(card, suits)
+    suit = trick_rules.suit_mask(card, suits)
     return card == (spade_ace if suit == suits[3] else highest(suit))
-
-
-@njit(cache=True, inline="always")
-def _beats(card: int, best: int, suits: tuple) -> bool:
-    """Whether `card` takes the trick from `best` (-1: nothing played yet)."""
-    if best < 0:
-        return True
-    if _bit(card) & _suit_of(best, suits) != ZERO:
-        return card > best
-    return _bit(card) & suits[3] != ZERO
-
-
-@njit(cache=True, inline="always")
-def _winners(cards: np.uint64, best: int, suits: tuple) -> np.uint64:
-    """The cards of `cards` that would take the trick from `best`."""
-    if best < 0:
-        return cards
-    suit = _suit_of(best, suits)
-    won = cards & suit & above(best)
-    if suit != suits[3]:
-        won |= cards & suits[3]
-    return won
-
-
-@njit(cache=True, inline="always")
-def _unseen_above(card: int, unseen: np.uint64, suits: tuple) -> int:
-    """How many cards of its suit that other seats may hold outrank `card` (0: a master)."""
-    return popcount(unseen & _suit_of(card, suits) & above(card))
 
 
 @njit(cache=True)
@@ -170,11 +127,11 @@ def _strongest(cards: np.uint64, unseen: np.uint64, suits: tuple) -> int:
     while x != ZERO:
         card = lowest(x)
         x &= x - ONE
-        n_above = _unseen_above(card, unseen, suits)
+        n_above = trick_rules.unseen_above(card, unseen, suits)
         if best < 0 or n_above < best_above:
             best, best_above = card, n_above
         elif n_above == best_above:
-            trump, best_trump = _bit(card) & suits[3] != ZERO, _bit(best) & suits[3] != ZERO
+            trump, best_trump = trick_rules.bit(card) & suits[3] != ZERO, trick_rules.bit(best) & suits[3] != ZERO
             if (trump and not best_trump) or (trump == best_trump and _rank(card, suits) >= _rank(best, suits)):
                 best = card
     return best
@@ -194,7 +151,7 @@ def _discard(cards: np.uint64, hand: np.uint64, unseen: np.uint64, to_void: bool
     if to_void:
         best_suit, best_length = -1, 99
         for suit in range(3):
-            if side & suits[suit] == ZERO or _unseen_above(highest(hand & suits[suit]), unseen, suits) == 0:
+            if side & suits[suit] == ZERO or trick_rules.unseen_above(highest(hand & suits[suit]), unseen, suits) == 0:
                 continue  # nothing to throw here, or the suit holds a master: not useless
             length = popcount(hand & suits[suit])
             if length < best_length:
@@ -224,11 +181,11 @@ def _nil_card(
         while x != ZERO:
             card = lowest(x)
             x &= x - ONE
-            n_above = _unseen_above(card, unseen, suits)
+            n_above = trick_rules.unseen_above(card, unseen, suits)
             if n_above > pick_above or (n_above == pick_above and _rank(card, suits) < _rank(pick, suits)):
                 pick, pick_above = card, n_above
         return pick
-    losing = legal & ~_winners(legal, best, suits)
+    losing = legal & ~trick_rules.winners(legal, best, suits)
     if losing != ZERO:
         return highest(losing) if following else _strongest(losing, unseen, suits)
     if last:
@@ -246,7 +203,7 @@ def _cover_partner(
     play: make the trick as high as possible (the top card of the suit, or the cheapest winning
     ruff) so partner can duck under it. The sheet: "make sure the nil bidder never wins anything".
     """
-    winning = _winners(legal, best, suits)
+    winning = trick_rules.winners(legal, best, suits)
     if winning == ZERO:
         return -1
     if partner_card >= 0:
@@ -269,7 +226,7 @@ def _set_opposing_nil(
         return lowest(legal) if following else _discard(legal, hand, unseen, to_void, suits)
     if not nil_holds:
         return -1
-    losing = legal & ~_winners(legal, best, suits)
+    losing = legal & ~trick_rules.winners(legal, best, suits)
     if losing == ZERO:
         return -1
     return highest(losing) if following else _discard(losing, hand, unseen, to_void, suits)
@@ -285,9 +242,14 @@ def _lead_against_nil(legal: np.uint64, hand: np.uint64, suits: tuple, spade_ace
     The aces are kept to regain the lead; the lowest card is kept back while anything else can be
     led. Among equally long suits, the one whose candidate card is lower.
     """
-    aces = _bit(spade_ace) | _bit(highest(suits[0])) | _bit(highest(suits[1])) | _bit(highest(suits[2]))
+    aces = (
+        trick_rules.bit(spade_ace)
+        | trick_rules.bit(highest(suits[0]))
+        | trick_rules.bit(highest(suits[1]))
+        | trick_rules.bit(highest(suits[2]))
+    )
     candidates = legal & ~aces if legal & ~aces != ZERO else legal
-    for_the_end = _bit(_low_card(hand, suits))
+    for_the_end = trick_rules.bit(_low_card(hand, suits))
     if candidates & ~for_the_end != ZERO:
         candidates &= ~for_the_end
     pick, pick_length = -1, -1
@@ -309,7 +271,7 @@ def _cash_before_last_spade(hand: np.uint64, unseen: np.uint64, suits: tuple) ->
         return -1
     for suit in range(3):
         low = lowest(hand & suits[suit])
-        if low >= 0 and _unseen_above(low, unseen, suits) > 0:
+        if low >= 0 and trick_rules.unseen_above(low, unseen, suits) > 0:
             return -1
     return highest(side)
 
@@ -330,19 +292,21 @@ def _default_lead(
     trumps = legal & suits[3]
     if trumps != ZERO:
         top = highest(trumps)
-        if _unseen_above(top, unseen, suits) == 0 and _bit(top) & kept == ZERO:
+        if trick_rules.unseen_above(top, unseen, suits) == 0 and trick_rules.bit(top) & kept == ZERO:
             return top
     pick, pick_out = -1, -1
     for suit in range(3):
         top = highest(legal & suits[suit])
-        if top >= 0 and _unseen_above(top, unseen, suits) == 0 and popcount(unseen & suits[suit]) > pick_out:
+        if top >= 0 and trick_rules.unseen_above(top, unseen, suits) == 0 and popcount(unseen & suits[suit]) > pick_out:
             pick, pick_out = top, popcount(unseen & suits[suit])
     if pick >= 0:
         return pick
     pick_length = 99
     for suit in range(3):
         mine = legal & suits[suit]
-        bare_king = popcount(mine) == 1 and highest(mine) == highest(suits[suit] & ~_bit(highest(suits[suit])))
+        bare_king = popcount(mine) == 1 and highest(mine) == highest(
+            suits[suit] & ~trick_rules.bit(highest(suits[suit]))
+        )
         if mine == ZERO or (skip_bare_king and bare_king):
             continue
         if popcount(mine) < pick_length:
@@ -366,19 +330,24 @@ def _lead(
     if hunting and _on(switches, TIP9):
         return _lead_against_nil(legal, hand, suits, spade_ace)
     if hunting and _on(switches, SET_NIL):
-        aces = _bit(spade_ace) | _bit(highest(suits[0])) | _bit(highest(suits[1])) | _bit(highest(suits[2]))
+        aces = (
+            trick_rules.bit(spade_ace)
+            | trick_rules.bit(highest(suits[0]))
+            | trick_rules.bit(highest(suits[1]))
+            | trick_rules.bit(highest(suits[2]))
+        )
         return _low_card(legal & ~aces if legal & ~aces != ZERO else legal, suits)
     if contract_made and _on(switches, TIP7):
         return _low_card(legal, suits)
     trumps = legal & suits[3]
     if _on(switches, TIP8) and contract >= numbers[BIG_BID] and trumps != ZERO and not trumps_out:
         top = highest(trumps)
-        return top if _unseen_above(top, unseen, suits) == 0 else lowest(trumps)
+        return top if trick_rules.unseen_above(top, unseen, suits) == 0 else lowest(trumps)
     if _on(switches, TIP11) and popcount(hand) <= numbers[LAST_TRICKS]:  # the last tricks: as many as cards held
         card = _cash_before_last_spade(hand, unseen, suits)
         if card >= 0:
             return card
-    honours = _bit(spade_ace) | _bit(spade_king)
+    honours = trick_rules.bit(spade_ace) | trick_rules.bit(spade_king)
     early = trick < numbers[HONOURS_EARLY]
     kept = honours if _on(switches, TIP4) and not hunting and early and hand & honours == honours else ZERO
     return _default_lead(legal, hand, unseen, kept, _on(switches, TIP5), suits)
@@ -398,7 +367,7 @@ def _duck(legal: np.uint64, last: bool, best: int, following: bool, hand: np.uin
     """
     if not following and legal & ~suits[3] != ZERO:
         return _discard(legal, hand, unseen, to_void, suits)
-    winning = _winners(legal, best, suits)
+    winning = trick_rules.winners(legal, best, suits)
     if not following and legal & ~winning != ZERO:
         return highest(legal & ~winning)
     if last and winning == legal:
@@ -425,7 +394,7 @@ def _follow(
     anywhere but over partner's led ace or partner's trick at the last seat. A seat that does not
     ruff discards (tip 10).
     """
-    winning = _winners(legal, best, suits)
+    winning = trick_rules.winners(legal, best, suits)
     if following:
         if last:
             return lowest(winning) if not partner_holds and winning != ZERO else lowest(legal)
@@ -476,11 +445,11 @@ def _tips_card(
     best, holder = first, 0  # holder: the play order (0 = leader) of the card holding the trick
     if position == 0:
         best, holder = -1, -1
-    if position >= 2 and _beats(second, best, suits):
+    if position >= 2 and trick_rules.beats(second, best, suits):
         best, holder = second, 1
-    if position >= 3 and _beats(third, best, suits):
+    if position >= 3 and trick_rules.beats(third, best, suits):
         best, holder = third, 2
-    following = position > 0 and legal & _suit_of(first, suits) != ZERO
+    following = position > 0 and legal & trick_rules.suit_mask(first, suits) != ZERO
 
     if bids[ME] == 0 and _on(switches, NIL_PLAY):
         return _nil_card(legal, position, last, best, following, unseen, suits)
@@ -557,8 +526,8 @@ def _opponents_out_of_trumps(
         return True
     shown_out = 0
     for i in range(history.shape[0]):
-        led_trump = _bit(history[i - i % players]) & suits[3] != ZERO
-        if led_trump and _bit(history[i]) & suits[3] == ZERO:
+        led_trump = trick_rules.bit(history[i - i % players]) & suits[3] != ZERO
+        if led_trump and trick_rules.bit(history[i]) & suits[3] == ZERO:
             shown_out |= 1 << seats[i]
     return shown_out >> left & 1 == 1 and shown_out >> right & 1 == 1
 
@@ -625,9 +594,9 @@ def greedy_kernel(
         best = -1
         for k in range(position):
             card = on_table[t, (leader + k) % players]
-            if _beats(card, best, suits):
+            if trick_rules.beats(card, best, suits):
                 best = card
-        winning = _winners(legal[t], best, suits) if position > 0 else ZERO
+        winning = trick_rules.winners(legal[t], best, suits) if position > 0 else ZERO
         out[t] = lowest(winning) if winning != ZERO else _low_card(legal[t], suits)
     return out
 
@@ -745,5 +714,19 @@ duck_card = _duck
 cover_partner = _cover_partner
 set_opposing_nil = _set_opposing_nil
 nil_card = _nil_card
-is_on, card_bit, suit_of, rank_of, is_ace, beats, winners = _on, _bit, _suit_of, _rank, _is_ace, _beats, _winners
-unseen_above, low_card, strongest, discard_card, in_order = _unseen_above, _low_card, _strongest, _discard, _in_order
+is_on, rank_of, is_ace, low_card, strongest, discard_card, in_order = (
+    _on,
+    _rank,
+    _is_ace,
+    _low_card,
+    _strongest,
+    _discard,
+    _in_order,
+)
+card_bit, suit_of, beats, winners, unseen_above = (
+    trick_rules.bit,
+    trick_rules.suit_mask,
+    trick_rules.beats,
+    trick_rules.winners,
+    trick_rules.unseen_above,
+)

@@ -1,8 +1,7 @@
 """One hand record worked out for display: suits per seat, bidding order, tricks with leaders and winners.
 
 A hand record lists the plays but not who won each trick; the winner is recomputed here from
-the deck, the same way the engine decides it (the highest card among those of the led suit or of the
-trump block), so the viewer never trusts a derived field it can check. `Hand.check()` compares the
+the deck by the engine's own trick rule (`spades_lab.engine.trick`), so the viewer never trusts a derived field it can check. `Hand.check()` compares the
 recomputed tricks with the record's own `tricks` field.
 """
 
@@ -11,7 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from spades_lab.cards import JOKERS, TRUMP, Deck, deck_for, natural_suit
+import numpy as np
+
+from spades_lab.cards import JOKERS, Deck, deck_for, natural_suit
+from spades_lab.engine import trick
 from spades_lab.rules import Rules, load_rules
 
 SUIT_SYMBOLS = ("\u2663", "\u2666", "\u2665", "\u2660")
@@ -95,10 +97,7 @@ class Hand:
             chunk = plays[k * p : (k + 1) * p]
             seats = [int(s) for s, _ in chunk]
             ids = [self.deck.card_id(c) for _, c in chunk]
-            led = int(self.deck.suit_of[ids[0]])
-            can_win = [i for i, cid in enumerate(ids) if int(self.deck.suit_of[cid]) in (led, TRUMP)]
-            best = max(can_win, key=lambda i: ids[i])
-            winner = seats[best]
+            winner = seats[ids.index(int(trick.holder(np.array(ids, dtype=np.int64), self.deck.suit_masks)))]
             running[winner] += 1
             cards: list[str | None] = [None] * p
             for seat, cid in zip(seats, ids):
