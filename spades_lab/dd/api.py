@@ -7,6 +7,7 @@ or a position the rules do not allow.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -19,6 +20,17 @@ from spades_lab.dd.solver import FIRST_RULES, DDError, Solver, solve_batch, valu
 from spades_lab.rules import Rules, load_rules
 
 RulesLike = Rules | str | dict | None
+
+
+def _announce_compile(kernel: Any) -> None:
+    """Say so before the first solve of a process: the search is recursive, which numba cannot cache,
+    so each process compiles it once (tens of seconds) before its first answer."""
+    if not kernel.signatures:
+        print(
+            "spades_lab.dd: compiling the double-dummy search for this process (once, about 20-60 s)",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def _solver(rules: RulesLike, solver: Solver | None) -> Solver:
@@ -158,6 +170,7 @@ def solve(
     lead = _per_deal(leader, n, "leader", "a seat number")
     _check_leaders(hands, lead, s)
     brk = _broken(broken, n, s)
+    _announce_compile(solve_batch)
     side0 = solve_batch(hands, lead, brk, s.players, s.first_rule, np.full(n, -1, dtype=np.int64), UNCAPPED, *s.arrays)
     size = np.bitwise_count(hands[:, 0]).astype(np.int64)
     return np.stack([side0, size - side0], axis=1)
@@ -185,6 +198,7 @@ def nil_tricks(
         raise DDError(f"nil seat must be a seat 0..{s.players - 1}")
     brk = _broken(broken, n, s)
     limit = UNCAPPED if cap is None else min(int(cap), UNCAPPED)
+    _announce_compile(solve_batch)
     return solve_batch(hands, lead, brk, s.players, s.first_rule, nil, limit, *s.arrays)
 
 
@@ -213,6 +227,7 @@ def card_values(
     lead = _per_deal(leader, n, "leader", "a seat number")
     brk = _broken(broken, n, s)
     _check_world(hands, trick, lead, s)
+    _announce_compile(values_batch)
     return values_batch(hands, trick, lead, brk, s.players, s.first_rule, *s.arrays)
 
 
