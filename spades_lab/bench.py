@@ -93,6 +93,13 @@ def _dd_deals(n: int, seed: int) -> dict:
     return dd_bench(n, seed)
 
 
+def _dd_oracle(n: int, seed: int) -> dict:
+    """The solver against DDS and a plain minimax on n random deals (spades_lab.dd.oracle)."""
+    from spades_lab.dd.oracle import oracle_run
+
+    return oracle_run(n, seed)
+
+
 WORKLOADS: dict[str, tuple[Callable[[int, int], int | tuple[int, dict] | dict], int, str]] = {
     "random": (
         _random_hands,
@@ -133,12 +140,18 @@ WORKLOADS: dict[str, tuple[Callable[[int, int], int | tuple[int, dict] | dict], 
     ),
     "pimc": (_pimc_hands, 200, "single hands, counting+pimc vs counting+expert; also decisions_per_s (searched plays)"),
     "dd": (_dd_deals, 30, "double-dummy solves of full deals, one core; deals/s, median/p99 ms, DDS alongside"),
+    "dd-oracle": (
+        _dd_oracle,
+        100,
+        "the DD solver against DDS (full deals x every leader, endings, mid-trick values) and a minimax on short"
+        " endings where the games differ; disagreements must be 0",
+    ),
 }
 PER_CARD = ("cutthroat", "three-player")
 """Rule-set workloads reported per card played against `random` of the same run (`cards_per_s_vs_random`)."""
-OPT_IN = ("dd", "pimc")
+OPT_IN = ("dd", "dd-oracle", "pimc")
 """Workloads run only when named (`--workload dd`): slow, and not about the simulator."""
-WARM_UP = {"dd": 0, "pimc": 8}
+WARM_UP = {"dd": 0, "dd-oracle": 1, "pimc": 8}
 """Warm-up sizes where 2,000 would take too long (pimc: the solver compiles in the first hand)."""
 
 

@@ -264,3 +264,62 @@ def test_hands_longer_than_thirteen_cards_are_refused() -> None:
         dd.solve_position({"dealer": 1, "hands": hands, "plays": []}, rules="duel")
     with pytest.raises(dd.DDError, match="1..13"):
         dd.solve([hands], 0, rules="duel")
+
+
+def test_without_the_spades_break_rule_a_spade_may_be_led_at_once() -> None:
+    # spades not yet broken, seat 0 to lead (dealer 3): under spades_break = False AS is a legal lead
+    hands = [["AS", "2H"], ["KH", "3C"], ["3H", "4C"], ["QH", "5C"]]
+    free = Rules(spades_break=False)
+    position = {"dealer": 3, "hands": hands, "plays": []}
+    assert set(dd.solve_position(position)) == {"2H"}
+    # AS wins its trick, and after 2H seat 0 ruffs the club return with it: one trick either way
+    assert dd.solve_position(position, free) == {"AS": 1, "2H": 1}
+    assert dd.nil_tricks(hands, 0, 0, rules=free).tolist() == [1]
+    trick = np.full((1, 4), -1)
+    values = dd.card_values(np.array([[deck_for("standard").mask(h) for h in hands]], dtype=np.uint64), trick, 0, False,
+                            rules=free)[0]  # fmt: skip
+    assert (values >= 0).sum() == 2
+
+
+@pytest.mark.parametrize("deck_name,players", CASES)
+def test_without_the_spades_break_rule_values_match_brute_force(deck_name: str, players: int) -> None:
+    """Every deal's value under spades_break = False is the brute force's with spades broken from the start."""
+    deck = deck_for(deck_name)
+    rules = Rules(players=players, deck=deck_name, spades_break=False)
+    solver = dd.Solver(rules)
+    rng = np.random.default_rng(zlib.crc32(f"free-{deck_name}-{players}".encode()))
+    for _ in range(25):
+        tricks = int(rng.integers(1, 5))
+        masks, sets = random_ending(rng, players, tricks)
+        leader = int(rng.integers(players))
+        got = dd.solve([masks], leader, solver=solver)[0, 0]
+        assert got == brute(deck, tuple(sets), leader, True), (masks, leader)
+
+
+BAD_CALLS = {
+    "a mask bit above 51": (lambda: dd.solve(np.array([[1 << 52, 2, 4, 8]], dtype=np.uint64), 0), "outside the 52"),
+    "a mask bit above 51 in a list": (lambda: dd.solve([1 << 60, 2, 4, 8], 0), "outside the 52"),
+    "a fractional leader": (lambda: dd.solve([1, 2, 4, 8], 1.5), "leader must be a seat number"),
+    "broken as a word": (lambda: dd.solve([1, 2, 4, 8], 0, broken="yes"), "broken must be True or False"),
+    "no deal": (lambda: dd.solve(None, 0), "deals must be one deal"),
+    "float masks": (lambda: dd.solve([1.0, 2.0, 4.0, 8.0], 0), "whole-number mask"),
+    "a float mask array": (lambda: dd.solve(np.array([[1.0, 2.0, 4.0, 8.0]]), 0), "uint64 hand masks"),
+    "a list for a position": (lambda: dd.solve_position([1, 2]), "a position is a dict"),
+    "a huge table": (lambda: dd.Solver(tt_bits=40), "tt_bits must be a whole number 6..23"),
+    "a float nil seat": (lambda: dd.nil_tricks([1, 2, 4, 8], 0.5, 0), "seat must be a seat number"),
+    "float card_values hands": (
+        lambda: dd.card_values(np.array([[1.0, 2, 4, 8]]), np.full((1, 4), -1), 0, True),
+        "hands must be",
+    ),
+    "a play that is no pair": (
+        lambda: dd.solve_position({"hands": [["AS"], ["KS"], ["2C"], ["3C"]], "plays": ["AS"]}),
+        "a play is a \\[seat, card\\] pair",
+    ),
+}
+
+
+@pytest.mark.parametrize("what", list(BAD_CALLS))
+def test_bad_python_input_gets_one_clear_error(what: str) -> None:
+    call, message = BAD_CALLS[what]
+    with pytest.raises(dd.DDError, match=message):
+        call()

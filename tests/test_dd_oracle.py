@@ -104,3 +104,62 @@ def test_full_deals_agree_with_dds() -> None:
             want = _dds_best(masks, leader)
             assert ours[leader, leader % 2] == want, (pbn(masks), leader, ours[leader].tolist(), want)
             assert ours[leader].sum() == 13
+
+
+def _variants(rng: np.random.Generator, masks: list[int], count: int) -> list[list[int]]:
+    """The deal and `count` others made from it by swapping two cards of one suit between two hands:
+    the same suit lengths and mostly the same high cards, so the table's entries from one (which
+    stand for every deal agreeing on the ranks their proofs used) are met again by the next."""
+    out = [list(masks)]
+    suit_masks = [int(m) for m in STANDARD_DECK.suit_masks]
+    while len(out) <= count:
+        hands = list(out[int(rng.integers(len(out)))])
+        s = int(rng.integers(4))
+        a, b = (int(x) for x in rng.choice(4, 2, replace=False))
+        mine = [c for c in range(52) if (hands[a] & suit_masks[s]) >> c & 1]
+        theirs = [c for c in range(52) if (hands[b] & suit_masks[s]) >> c & 1]
+        if not mine or not theirs:
+            continue
+        x, y = mine[int(rng.integers(len(mine)))], theirs[int(rng.integers(len(theirs)))]
+        hands[a] ^= (1 << x) | (1 << y)
+        hands[b] ^= (1 << x) | (1 << y)
+        out.append(hands)
+    return out
+
+
+def test_table_entries_hold_for_every_deal_they_stand_for() -> None:
+    """Deals that differ only in a few swapped cards share one solver: an entry whose proof left out a
+    rank it rested on would answer a sibling deal wrongly."""
+    rng = np.random.default_rng(36)
+    solver = dd.Solver()
+    for _ in range(max(COUNT // 6, 4)):
+        size = int(TRICKS) if TRICKS else int(rng.integers(5, 8))
+        for masks in _variants(rng, _deal(rng, size), 5):
+            ours = dd.solve([masks] * 4, np.arange(4), broken=True, solver=solver)
+            for leader in range(4):
+                want = _dds_best(masks, leader)
+                assert ours[leader, leader % 2] == want, (pbn(masks), leader, ours[leader].tolist(), want)
+
+
+def test_a_deal_once_valued_wrongly() -> None:
+    """A full deal on which the solver once gave seats 0+2 six tricks; DDS (and the line of play
+    4D 2D KD 8D, after which both solvers agree at every trick) gives five for every lead."""
+    deal = [
+        "QS 5S QH 8H 6H AD 9D 7D 6D 4D QC 7C 6C",
+        "JS TS 9S 8S 6S 2S AH 7H 2H 3D 2D KC TC",
+        "AS KS KH TH 5H 4H KD TD 5D JC 8C 4C 3C",
+        "7S 4S 3S JH 9H 3H QD JD 8D AC 9C 5C 2C",
+    ]
+    masks = [STANDARD_DECK.mask(h) for h in deal]
+    assert _dds_best(masks, 0) == 5
+    assert dd.solve([deal], leader=0, broken=True).tolist() == [[5, 8]]
+
+
+def test_the_oracle_run_finds_no_disagreement() -> None:
+    """`spades-lab bench --workload dd-oracle` at a small size: every kind of check runs and agrees."""
+    from spades_lab.dd.oracle import oracle_run
+
+    out = oracle_run(2, 5)
+    assert out["disagreements"] == 0, out["first_disagreements"]
+    assert out["checked_full"] == 8 and out["checked_ending"] == 2 and out["checked_minimax"] == 8
+    assert out["checked_mid_trick"] > 0

@@ -7,7 +7,8 @@ or a position the rules do not allow.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sys
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -15,15 +16,21 @@ import pandas as pd
 
 from spades_lab.cards import CardError, Deck
 from spades_lab.dd.search import FIRST_TWO_OF_CLUBS, UNCAPPED, legal_mask
-from spades_lab.dd.solver import FIRST_RULES, Solver, solve_batch, values_batch
+from spades_lab.dd.solver import FIRST_RULES, DDError, Solver, solve_batch, values_batch
 from spades_lab.rules import Rules, load_rules
 
-
-class DDError(ValueError):
-    """Input the solver cannot use; the message names the deal and the problem."""
-
-
 RulesLike = Rules | str | dict | None
+
+
+def _announce_compile(kernel: Any) -> None:
+    """Say so before the first solve of a process: the search is recursive, which numba cannot cache,
+    so each process compiles it once (tens of seconds) before its first answer."""
+    if not kernel.signatures:
+        print(
+            "spades_lab.dd: compiling the double-dummy search for this process (once, about 20-60 s)",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def _solver(rules: RulesLike, solver: Solver | None) -> Solver:
@@ -34,22 +41,43 @@ def _solver(rules: RulesLike, solver: Solver | None) -> Solver:
     return Solver(rules)
 
 
+def _show(value: Any) -> str:
+    """A short repr of a user's value for an error message."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _hand_mask(hand: Any, deck: Deck, where: str) -> int:
-    if isinstance(hand, (int, np.integer)):
+    if isinstance(hand, (int, np.integer)) and not isinstance(hand, (bool, np.bool_)):
         mask = int(hand)
         if mask < 0 or mask >> 52:
-            raise DDError(f"{where}: mask {mask:#x} has bits outside the 52 card ids")
+            raise DDError(f"{where}: mask {mask:#x} has bits outside the 52 card ids (0..51)")
         return mask
-    try:
-        return deck.mask(hand)
-    except CardError as exc:
-        raise DDError(f"{where}: {exc}") from None
+    if isinstance(hand, (str, list, tuple)):
+        try:
+            return deck.mask(hand)
+        except CardError as exc:
+            raise DDError(f"{where}: {exc}") from None
+        except (TypeError, AttributeError):
+            pass
+    raise DDError(
+        f"{where}: a hand is card labels ('AS KH' or ['AS', 'KH']) or a whole-number mask of card ids, got {_show(hand)}"
+    )
 
 
 def read_deals(deals: Any, players: int, deck: Deck) -> np.ndarray:
     """[n, players] uint64 masks from one deal or a batch (labels, label lists or masks)."""
+    if isinstance(deals, np.ndarray) and deals.dtype.kind not in "uiUO":
+        raise DDError(f"deals as an array must hold uint64 hand masks, got dtype {deals.dtype}")
     if isinstance(deals, np.ndarray) and deals.dtype.kind in "ui":
+        if deals.dtype.kind == "i" and (deals < 0).any():
+            raise DDError("deals: a hand mask is negative; masks are uint64 sets of card ids 0..51")
         arr = deals.astype(np.uint64)
+        outside = arr >> np.uint64(52) != 0
+        if outside.any():
+            i, seat = (int(x) for x in np.argwhere(outside)[0])
+            raise DDError(f"deal {i}, seat {seat}: mask {int(arr[i, seat]) if arr.ndim == 2 else int(arr[seat]):#x} has"
+                          " bits outside the 52 card ids (0..51)")  # fmt: skip
         if arr.ndim == 1:
             arr = arr[None, :]
         if arr.ndim != 2 or arr.shape[1] != players:
@@ -58,9 +86,17 @@ def read_deals(deals: Any, players: int, deck: Deck) -> np.ndarray:
     else:
         if isinstance(deals, str):
             raise DDError("a deal is a sequence of hands, one per seat, not a single string")
+        if not isinstance(deals, (list, tuple, np.ndarray)):
+            raise DDError(
+                f"deals must be one deal (a list of hands, one per seat) or a list of deals, got {_show(deals)}"
+            )
         items = list(deals)
-        one = len(items) == players and all(isinstance(h, (str, int, np.integer)) or _is_card_list(h) for h in items)
+        hand_like = (str, int, float, np.integer, np.floating)
+        one = len(items) == players and all(isinstance(h, hand_like) or _is_card_list(h) for h in items)
         batch = [items] if one else items
+        for i, d in enumerate(batch):
+            if not isinstance(d, (list, tuple, np.ndarray)):
+                raise DDError(f"deal {i} must be a list of hands, one per seat, got {_show(d)}")
         rows = [[_hand_mask(h, deck, f"deal {i}, seat {s}") for s, h in enumerate(d)] for i, d in enumerate(batch)]
     out = np.zeros((len(rows), players), dtype=np.uint64)
     for i, row in enumerate(rows):
@@ -83,13 +119,24 @@ def _is_card_list(h: Any) -> bool:
     return isinstance(h, (list, tuple)) and all(isinstance(c, str) and not any(x in c for x in " ,") for c in h)
 
 
-def _per_deal(value: Any, n: int, dtype: type, name: str) -> np.ndarray:
+def _per_deal(value: Any, n: int, name: str, allowed: str) -> np.ndarray:
+    """`value` (one or one per deal) as [n] seats (`allowed` = "seat") or flags ("True or False")."""
+    flags = allowed == "True or False"
     arr = np.asarray(value)
+    kind_ok = arr.dtype.kind == "b" if flags else arr.dtype.kind in "iu"
+    if not kind_ok:
+        raise DDError(f"{name} must be {allowed}, one value or one per deal, got {_show(value)}")
     if arr.ndim == 0:
-        return np.full(n, arr.item(), dtype=dtype)
-    if arr.shape != (n,):
+        arr = np.full(n, arr.item())
+    elif arr.shape != (n,):
         raise DDError(f"{name} must be one value or one per deal ({n}), got shape {arr.shape}")
-    return arr.astype(dtype)
+    return arr.astype(np.bool_ if flags else np.int64)
+
+
+def _broken(value: Any, n: int, s: Solver) -> np.ndarray:
+    """[n] spades broken before the trick: always, when the rules have no spades-break rule."""
+    brk = _per_deal(value, n, "broken", "True or False")
+    return brk | (not s.rules.spades_break)
 
 
 def _check_leaders(hands: np.ndarray, leader: np.ndarray, s: Solver) -> None:
@@ -120,9 +167,10 @@ def solve(
     s = _solver(rules, solver)
     hands = read_deals(deals, s.players, s.deck)
     n = len(hands)
-    lead = _per_deal(leader, n, np.int64, "leader")
+    lead = _per_deal(leader, n, "leader", "a seat number")
     _check_leaders(hands, lead, s)
-    brk = _per_deal(broken, n, np.bool_, "broken")
+    brk = _broken(broken, n, s)
+    _announce_compile(solve_batch)
     side0 = solve_batch(hands, lead, brk, s.players, s.first_rule, np.full(n, -1, dtype=np.int64), UNCAPPED, *s.arrays)
     size = np.bitwise_count(hands[:, 0]).astype(np.int64)
     return np.stack([side0, size - side0], axis=1)
@@ -143,13 +191,14 @@ def nil_tricks(
     s = _solver(rules, solver)
     hands = read_deals(deals, s.players, s.deck)
     n = len(hands)
-    lead = _per_deal(leader, n, np.int64, "leader")
+    lead = _per_deal(leader, n, "leader", "a seat number")
     _check_leaders(hands, lead, s)
-    nil = _per_deal(seat, n, np.int64, "seat")
+    nil = _per_deal(seat, n, "seat", "a seat number")
     if ((nil < 0) | (nil >= s.players)).any():
         raise DDError(f"nil seat must be a seat 0..{s.players - 1}")
-    brk = _per_deal(broken, n, np.bool_, "broken")
+    brk = _broken(broken, n, s)
     limit = UNCAPPED if cap is None else min(int(cap), UNCAPPED)
+    _announce_compile(solve_batch)
     return solve_batch(hands, lead, brk, s.players, s.first_rule, nil, limit, *s.arrays)
 
 
@@ -164,16 +213,21 @@ def card_values(
     trick in play order from `leader` (-1 padding); broken: spades broken before this trick.
     """
     s = _solver(rules, solver)
+    if np.asarray(hands).dtype.kind not in "ui":
+        raise DDError(f"hands must be [n, {s.players}] uint64 masks, got {_show(hands)}")
     hands = np.ascontiguousarray(hands, dtype=np.uint64)
     if hands.ndim != 2 or hands.shape[1] != s.players:
         raise DDError(f"hands must be [n, {s.players}] uint64 masks, got shape {hands.shape}")
     n = len(hands)
+    if np.asarray(trick).dtype.kind not in "ui":
+        raise DDError(f"trick must be [n, {s.players}] card ids (-1 padding), got {_show(trick)}")
     trick = np.ascontiguousarray(trick, dtype=np.int64)
     if trick.shape != (n, s.players):
         raise DDError(f"trick must be [n, {s.players}] card ids (-1 padding), got shape {trick.shape}")
-    lead = _per_deal(leader, n, np.int64, "leader")
-    brk = _per_deal(broken, n, np.bool_, "broken")
+    lead = _per_deal(leader, n, "leader", "a seat number")
+    brk = _broken(broken, n, s)
     _check_world(hands, trick, lead, s)
+    _announce_compile(values_batch)
     return values_batch(hands, trick, lead, brk, s.players, s.first_rule, *s.arrays)
 
 
@@ -235,14 +289,22 @@ def solve_position(
     The plays are replayed under the rules from the first leader (left of the dealer, or the 2C
     holder); an illegal play, a play out of turn or a card that is in no hand is an error.
     """
+    if not isinstance(position, Mapping):
+        raise DDError(
+            f"a position is a dict in the hand-record format (with 'hands' and 'plays'), got {_show(position)}"
+        )
     s = _solver(rules if rules is not None else position.get("rules"), solver)
     p, deck = s.players, s.deck
     given = position.get("hands") or position.get("deal")
-    if not given or len(given) != p or any(not h for h in given):
+    if not isinstance(given, (list, tuple)) or len(given) != p or any(not h for h in given):
         raise DDError(f"a position for the solver needs 'hands' with every one of the {p} seats' cards")
     masks = [_hand_mask(h, deck, f"position, seat {seat}") for seat, h in enumerate(given)]
     plays = position.get("plays", [])
+    if not isinstance(plays, (list, tuple)):
+        raise DDError(f"position: 'plays' must be a list of [seat, card] pairs, got {_show(plays)}")
     for step, entry in enumerate(plays):
+        if not (isinstance(entry, (list, tuple)) and len(entry) == 2 and isinstance(entry[0], int | np.integer)):
+            raise DDError(f"play {step}: a play is a [seat, card] pair, got {_show(entry)}")
         seat, card = int(entry[0]), entry[1]
         if not 0 <= seat < p:
             raise DDError(f"play {step}: seat {seat} is not a seat")
@@ -263,7 +325,7 @@ def solve_position(
     if first_rule == FIRST_TWO_OF_CLUBS:
         leader = next(seat for seat in range(p) if masks[seat] >> deck.index["2C"] & 1)
     hands = np.array(masks, dtype=np.uint64)
-    broken = bool(position.get("broken", False))
+    broken = bool(position.get("broken", False)) or not s.rules.spades_break
     trick: list[int] = []
     suit_masks = deck.suit_masks
     for step, entry in enumerate(plays):

@@ -374,6 +374,14 @@ def representatives(legal: np.uint64, separators: np.uint64, suit_masks: np.ndar
 
 
 @njit(cache=True)
+def run_above(card: int, legal: np.uint64, separators: np.uint64, suit_mask: np.uint64) -> np.uint64:
+    """The cards of `card`'s run above it: legal cards of its suit up to the next separator card."""
+    sep = separators & suit_mask & above(card)
+    cap = below(lowest(sep)) if sep != ZERO else suit_mask
+    return legal & suit_mask & above(card) & cap
+
+
+@njit(cache=True)
 def representative_of(
     card: int, legal: np.uint64, separators: np.uint64, suit_of: np.ndarray, suit_masks: np.ndarray
 ) -> int:
@@ -673,6 +681,11 @@ def probe(
         # rank it used plays the same (same trick outcomes, same positions up to small cards)
         sm = suit_masks[s]
         r = rel & sm
+        if r != ZERO and run_above(c, legal, separators, sm) & ~below(lowest(r)) != ZERO:
+            # the card stood for its run, but the proof pinned ranks inside the run: where the
+            # run's higher cards are not touching it (the table's other positions), they are other
+            # moves this proof never tried, so the run's bottom rank is part of the proof
+            rel_all |= bit
         thr = below(lowest(r)) if r != ZERO else sm
         if bit & thr != ZERO:
             skip |= hand & sm & thr

@@ -21,6 +21,7 @@ from spades_lab.dd.search import (
 )
 from spades_lab.dd.tt import (
     DEFAULT_BITS,
+    MAX_BITS,
     META_CLEARS,
     META_CUTS,
     META_ENTRIES,
@@ -30,10 +31,16 @@ from spades_lab.dd.tt import (
     META_NODES,
     META_PROBES,
     META_SCANS,
+    MIN_BITS,
     new_table,
 )
 from spades_lab.engine.bits import popcount
 from spades_lab.rules import Rules, load_rules
+
+
+class DDError(ValueError):
+    """Input the solver cannot use; the message names the deal and the problem."""
+
 
 FIRST_RULES = {"left_of_dealer": FIRST_FREE, "two_of_clubs": FIRST_TWO_OF_CLUBS, "lowest_clubs": FIRST_LOWEST_CLUBS}
 
@@ -53,6 +60,15 @@ class Solver:
                 f"rules field {what}: the double-dummy solver counts a partnership's tricks (seats 0+2 against"
                 " 1+3, or Duel's), which is no question of a game each for themselves; allowed: partnerships"
                 " True with 4 players, or Duel"
+            )
+        if (
+            isinstance(tt_bits, bool)
+            or not isinstance(tt_bits, int | np.integer)
+            or not MIN_BITS <= tt_bits <= MAX_BITS
+        ):
+            raise DDError(
+                f"tt_bits must be a whole number {MIN_BITS}..{MAX_BITS} (a table of 2**tt_bits entries, about 44 bytes"
+                f" each: {DEFAULT_BITS} is about 44 MB, {MAX_BITS} about 370 MB), got {tt_bits!r}"
             )
         self.deck: Deck = deck_for(self.rules.deck)
         self.players = self.rules.players

@@ -45,6 +45,8 @@ NO_LOWER, NO_UPPER = -1, 127
 DEFAULT_BITS = 20
 """2**20 entries and 2**18 shape slots, about 44 MB (12 MB of shape slots and sieve words, 32 MB of
 entry rows): ample for a full deal, reused across a batch."""
+MIN_BITS, MAX_BITS = 6, 23
+"""The table sizes `Solver(tt_bits=...)` accepts: an entry's link to the next one in its chain has 24 bits."""
 SHAPE_FILL = 0.7
 """Fraction of shape slots in use at which the table is cleared (keeps the open-addressing probes short)."""
 
