@@ -291,4 +291,4 @@ def test_cli_default_folder_and_no_hands_run(no_hands, capsys) -> None:
 
 def test_cli_refuses_a_directory_without_a_tournament(tmp_path, capsys) -> None:
     assert main(["plot", str(tmp_path)]) == 2
-    assert "no finished tournament" in capsys.readouterr().err
+    assert "not a tournament's output folder" in capsys.readouterr().err
