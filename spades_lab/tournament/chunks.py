@@ -19,7 +19,7 @@ import cloudpickle
 import numpy as np
 import pandas as pd
 
-from spades_lab import __version__
+from spades_lab._version import __version__
 from spades_lab.dd.hands import hand_tricks, process_solver, with_dd
 from spades_lab.engine import MAX_HANDS, HandLog, MaxHandsWarning, PolicyError, simulate_games, simulate_hands
 from spades_lab.engine.records import hand_records
