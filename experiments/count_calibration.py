@@ -113,7 +113,7 @@ def dds_side0(hands: np.ndarray, leaders: np.ndarray) -> np.ndarray:
     from endplay.dds.solve import SolveMode
     from endplay.types import Deal, Denom, Player
 
-    from spades_lab.dd.bench import pbn
+    from spades_lab.dd.deals import pbn
 
     out = np.empty(len(hands), dtype=np.int64)
     for i, (masks, leader) in enumerate(zip(hands, leaders)):

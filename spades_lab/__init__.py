@@ -1,7 +1,6 @@
 """spades_lab: simulate Spades at batch speed and measure which bidding and play ideas win."""
 
-__version__ = "0.1.0"  # first: submodules read it while the package is still importing
-
+from spades_lab._version import __version__
 from spades_lab.cards import STANDARD_DECK, Deck, parse_card, parse_cards
 from spades_lab.compare import Claim, Comparison, beside, compare, sweep
 from spades_lab.dd.hands import simulate
@@ -16,6 +15,7 @@ from spades_lab.tournament import TournamentResult, tournament
 from spades_lab.viewer import show
 
 __all__ = [
+    "__version__",
     "Claim", "Comparison", "beside", "compare", "sweep",
     "PRESETS", "STANDARD_DECK", "Deck", "HandLog", "Player", "Policy", "PolicyError", "Rules", "RulesError",
     "PolicyCheckError", "bid_policy", "check_policy", "count_tricks", "count_tricks_batch", "decide", "import_policies", "masks", "play_policy", "from_functions", "load_rules", "make_player", "make_players", "parse_card", "parse_cards",

@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from spades_lab import __version__
+from spades_lab._version import __version__
 from spades_lab.engine import PolicyError, simulate_games, simulate_hands
 from spades_lab.engine.protocol import NoLegalActionError
 from spades_lab.engine.records import RecordError, RecordStream, check_output_file, write_text_atomic

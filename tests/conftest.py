@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from spades_lab.policies import registry
 
 
 @pytest.fixture
-def scratch_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+def scratch_registry() -> Iterator[None]:
     """A test that registers a policy of its own keeps it out of the registry the other tests list."""
-    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
-    monkeypatch.setattr(registry, "_BUILT", {})
+    saved = registry.registered()
+    registry.restore(saved)
+    yield
+    registry.restore(saved)

@@ -24,3 +24,15 @@ def test_repeat_reports_the_median_round_and_the_rounds_ratios() -> None:
 def test_a_bad_repeat_is_refused_before_anything_runs() -> None:
     with pytest.raises(ValueError, match="repeat = 0"):
         run_bench(["heuristic"], hands=30, repeat=0)
+
+
+def test_the_bench_modules_old_paths_still_import_the_moved_workloads() -> None:
+    from spades_lab.bench import dd, env, tournament
+    from spades_lab.dd import bench as dd_bench
+    from spades_lab.dd.deals import pbn
+    from spades_lab.env import speed
+    from spades_lab.tournament import bench as tournament_bench
+
+    assert dd_bench.dd_bench is dd.dd_bench and dd_bench.pbn is pbn
+    assert speed.batch_env_workload is env.batch_env_workload
+    assert tournament_bench.tournament_workload is tournament.tournament_workload

@@ -18,7 +18,7 @@ import pytest
 
 from spades_lab import dd
 from spades_lab.cards import STANDARD_DECK
-from spades_lab.dd.bench import pbn
+from spades_lab.dd.deals import pbn
 
 endplay_types = pytest.importorskip("endplay.types")
 endplay_dds = pytest.importorskip("endplay.dds")

@@ -205,7 +205,7 @@ def test_hand_logs_replay_as_records() -> None:
 def test_bench_workload_reports_decisions_and_openspiel_when_installed() -> None:
     import importlib.util
 
-    from spades_lab.env.speed import BENCH_TABLES, batch_env_workload
+    from spades_lab.bench.env import BENCH_TABLES, batch_env_workload
 
     hands, extra = batch_env_workload(100, seed=0)
     assert hands == BENCH_TABLES  # one whole batch of 4096 tables

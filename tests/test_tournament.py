@@ -533,7 +533,7 @@ def test_dask_local_cluster_gives_the_local_result(reference) -> None:
 def test_a_pooled_worker_reports_its_own_cpu_time(tmp_path) -> None:
     """What a running worker reports at the end of a run is its CPU time as the kernel counts it
     (`RUSAGE_CHILDREN` counts a worker only once it has ended): the bench's two-worker cost per hand."""
-    from spades_lab.tournament.bench import tournament_workload
+    from spades_lab.bench.tournament import tournament_workload
     from spades_lab.tournament.executors import worker_pool
 
     run(tmp_path, ["random", steady()], games=200, workers=2, chunk_games=10)

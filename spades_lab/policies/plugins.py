@@ -27,7 +27,7 @@ from types import ModuleType
 
 import cloudpickle
 
-from spades_lab.policies import registry
+from spades_lab.policies.entry import Entry, registered, restore
 
 ENTRY_POINT_GROUP = "spades_lab.policies"
 """Entry point group of installed policy packages: `[project.entry-points."spades_lab.policies"]`,
@@ -83,11 +83,11 @@ def import_policies(target: str | os.PathLike[str]) -> list[str]:
     module and the line, when it cannot be found or raises while it loads.
     """
     text = os.fspath(target)
-    before = registry.registered()
+    before = registered()
     try:
         module = _import_file(text) if _is_file(text) else _import_name(text)
     except PluginError:
-        registry.restore(before)
+        restore(before)
         raise
     cloudpickle.register_pickle_by_value(module)
     if module not in _REGISTERED:
@@ -99,13 +99,9 @@ _REGISTERED: weakref.WeakKeyDictionary[ModuleType, list[str]] = weakref.WeakKeyD
 """What each imported module registered when it first ran."""
 
 
-def _registered_since(before: dict[tuple[str, str], registry.Entry]) -> list[str]:
-    """`role:name` of every policy registered (or registered again) since `registry.registered()` gave `before`."""
-    return [
-        f"{role}:{name}"
-        for (role, name), entry in registry.registered().items()
-        if before.get((role, name)) is not entry
-    ]
+def _registered_since(before: dict[tuple[str, str], Entry]) -> list[str]:
+    """`role:name` of every policy registered (or registered again) since `registered()` gave `before`."""
+    return [f"{role}:{name}" for (role, name), entry in registered().items() if before.get((role, name)) is not entry]
 
 
 def _import_file(text: str) -> ModuleType:
@@ -161,13 +157,13 @@ def load_plugins() -> list[str]:
     if _LOADED:
         return []
     _LOADED.append(True)
-    before = registry.registered()
+    before = registered()
     for point in entry_points(group=ENTRY_POINT_GROUP):
-        saved = registry.registered()
+        saved = registered()
         try:
             point.load()
         except Exception as exc:  # noqa: BLE001  (reported, and the rest of the plugins still load)
-            registry.restore(saved)
+            restore(saved)
             source = f" from {point.dist.name}" if point.dist is not None else ""
             warnings.warn(
                 f"policy plugin {point.name!r}{source} ({point.value}) failed to load, its policies are missing:"

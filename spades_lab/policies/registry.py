@@ -20,7 +20,11 @@ from typing import Any, ClassVar
 
 from spades_lab.names import did_you_mean
 from spades_lab.policies.baseline import RandomBid, RandomDraft, RandomExchange, RandomPlay
+from spades_lab.policies.entry import _BUILT, _REGISTRY, Entry, NoParams
+from spades_lab.policies.entry import registered as registered  # re-exported: the registry's public calls
+from spades_lab.policies.entry import restore as restore
 from spades_lab.policies.player import Player
+from spades_lab.policies.plugins import load_plugins
 
 
 class PolicyReplacedWarning(UserWarning):
@@ -85,22 +89,6 @@ class CheckedParams:
         check_choices(self.POLICY, self, self.CHOICES)
 
 
-@dataclass(frozen=True)
-class NoParams:
-    """This policy takes no parameters."""
-
-
-@dataclass(frozen=True)
-class Entry:
-    name: str
-    role: str
-    """"bid" or "play"."""
-    build: Callable[[Any], Any]
-    params: type = NoParams
-    doc: str = ""
-
-
-_REGISTRY: dict[tuple[str, str], Entry] = {}
 ROLES = ("bid", "play", "draft", "exchange")
 _NAME = re.compile(r"[A-Za-z_][\w-]*")
 """A policy name as player names can write it."""
@@ -143,25 +131,10 @@ def entries(role: str | None = None) -> list[Entry]:
     return [e for (r, _), e in sorted(_REGISTRY.items()) if role in (None, r)]
 
 
-def registered() -> dict[tuple[str, str], Entry]:
-    """The registry as it stands, by (role, name), without loading plugins: what a module just added."""
-    return dict(_REGISTRY)
-
-
-def restore(saved: dict[tuple[str, str], Entry]) -> None:
-    """Put the registry back as `registered()` returned it: a module that fails half-way leaves none of
-    the policies it registered before failing."""
-    _REGISTRY.clear()
-    _REGISTRY.update(saved)
-    _BUILT.clear()
-
-
 def _load_plugins() -> None:
     """Installed plugins register their policies the first time a name is missing or the policies are
     listed, so `pip install` is all a plugin needs, and a run that names only shipped policies never
     imports them."""
-    from spades_lab.policies.plugins import load_plugins
-
     load_plugins()
 
 
@@ -201,9 +174,6 @@ def _convert(entry: Entry, key: str, raw: str, field_type: str) -> Any:
         raise PolicyNameError(
             f"{entry.role} policy {entry.name!r}: parameter {key} needs {article} {field_type}, got {raw!r}"
         ) from None
-
-
-_BUILT: dict[tuple[str, str], Any] = {}
 
 
 def build_part(text: str, role: str) -> Any:

@@ -19,7 +19,7 @@ import cloudpickle
 import numpy as np
 import pandas as pd
 
-from spades_lab import __version__
+from spades_lab._version import __version__
 from spades_lab.dd.hands import hand_tricks, process_solver, with_dd
 from spades_lab.engine import MAX_HANDS, HandLog, MaxHandsWarning, PolicyError, simulate_games, simulate_hands
 from spades_lab.engine.records import hand_records
@@ -29,7 +29,7 @@ from spades_lab.rules import Rules
 from spades_lab.stats.tables import tally_totals
 from spades_lab.stats.tally import GameTally, dd_measures, side_measures
 from spades_lab.tournament.errors import ChunkError
-from spades_lab.tournament.plan import Chunk
+from spades_lab.tournament.plan import Chunk, ChunkResult
 from spades_lab.tournament.storage import RunDir
 
 EntrantSpec = str | Player
@@ -84,27 +84,6 @@ class ChunkTask:
         sides += "" if self.rules.partnerships else " (each seat for itself)"
         return (f"chunk {c.id} (games {c.lo}..{c.hi - 1}, {self.names[c.side0]} vs {self.names[c.side1]} on {sides},"
                 f" seed {self.seed})")  # fmt: skip
-
-
-@dataclass
-class ChunkResult:
-    chunk: Chunk
-    games: pd.DataFrame | None
-    """Long rows, one per game and side (spades_lab.stats.tally.GameTally.frame)."""
-    tallies: pd.DataFrame | None
-    """Table bid total histogram of the chunk: bid_total, hands."""
-    hands: pd.DataFrame | None
-    records: list[str] | None
-    """hand-record JSON lines, in (game, hand) order."""
-    n_hands: int
-    seconds: float
-    written: bool = False
-    """The worker wrote the chunk to disk itself; the tables were dropped."""
-    files: dict[str, Any] | None = None
-    """Rows, bytes and SHA-256 of each file written (for the manifest), once written."""
-    totals: tuple[dict[tuple[str, str], np.ndarray], np.ndarray] | None = None
-    """The chunk's summary totals per (entrant, opponent) and its bid total histogram, so the parent
-    sums a run without reading every games file back."""
 
 
 DD_BATCH = 32

@@ -25,9 +25,9 @@ from dataclasses import replace
 from itertools import chain
 from typing import Any
 
-from spades_lab.tournament.chunks import ChunkResult, ChunkTask, play_stream, run_chunk
+from spades_lab.tournament.chunks import ChunkTask, play_stream, run_chunk
 from spades_lab.tournament.errors import TournamentError
-from spades_lab.tournament.plan import Chunk
+from spades_lab.tournament.plan import Chunk, ChunkResult
 
 START_METHOD = "spawn"
 """Fresh interpreters: portable (macOS, Windows), no inherited locks or threads; numba loads its

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spades_lab.tournament.errors import TournamentError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
 
 DEFAULT_CHUNK_GAMES = 4000
 
@@ -52,6 +56,29 @@ class Chunk:
     def to_dict(self) -> dict[str, int | str | list[int]]:
         return {"id": self.id, "pairing": self.pairing, "seating": self.seating, "side0": self.side0,
                 "side1": self.side1, "games": [self.lo, self.hi]}  # fmt: skip
+
+
+@dataclass
+class ChunkResult:
+    """What playing a chunk returns to the parent: its tables (or the facts of the files the worker wrote)."""
+
+    chunk: Chunk
+    games: pd.DataFrame | None
+    """Long rows, one per game and side (spades_lab.stats.tally.GameTally.frame)."""
+    tallies: pd.DataFrame | None
+    """Table bid total histogram of the chunk: bid_total, hands."""
+    hands: pd.DataFrame | None
+    records: list[str] | None
+    """hand-record JSON lines, in (game, hand) order."""
+    n_hands: int
+    seconds: float
+    written: bool = False
+    """The worker wrote the chunk to disk itself; the tables were dropped."""
+    files: dict[str, Any] | None = None
+    """Rows, bytes and SHA-256 of each file written (for the manifest), once written."""
+    totals: tuple[dict[tuple[str, str], np.ndarray], np.ndarray] | None = None
+    """The chunk's summary totals per (entrant, opponent) and its bid total histogram, so the parent
+    sums a run without reading every games file back."""
 
 
 def pairings(n_entrants: int) -> list[tuple[int, int]]:

@@ -17,6 +17,7 @@ from spades_lab.stats.tables import MatchupTotals, PairedTotals, bid_total_table
 from spades_lab.tournament.errors import TournamentError
 from spades_lab.tournament.plan import Chunk
 from spades_lab.tournament.storage import MANIFEST, RunDir
+from spades_lab.tournament.tidy import plays, seat_hands, side_hands
 
 
 @dataclass
@@ -130,21 +131,15 @@ class TournamentResult:
     def seat_hands(self) -> pd.DataFrame:
         """One row per hand and seat: entrant, opponent, cards dealt (labels), bid, nil, tricks, bid error, and the
         side's set, bags and points of the hand (see `spades_lab.tournament.tidy.seat_hands`)."""
-        from spades_lab.tournament.tidy import seat_hands
-
         return seat_hands(self)
 
     def side_hands(self) -> pd.DataFrame:
         """One row per hand and side: entrant, opponent, contract, tricks, set, nils, bags, points, scores
         (see `spades_lab.tournament.tidy.side_hands`)."""
-        from spades_lab.tournament.tidy import side_hands
-
         return side_hands(self)
 
     def plays(self) -> pd.DataFrame:
         """One row per card played (trick, seat, entrant, card, trick winner); needs a run with records=True."""
-        from spades_lab.tournament.tidy import plays
-
         return plays(self)
 
     def encounters(self) -> pd.DataFrame:

@@ -22,7 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from spades_lab import __version__
+from spades_lab._version import __version__
 from spades_lab.engine.simulate import DEFAULT_BATCH, MAX_HANDS, MaxHandsWarning
 from spades_lab.policies import Player, make_player
 from spades_lab.policies.identity import changed_modules, code_fingerprint, player_identity

@@ -27,7 +27,7 @@ import re
 import shutil
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 import pandas as pd
 
@@ -35,10 +35,7 @@ from spades_lab.engine.records import is_special, output_target
 from spades_lab.policies.identity import player_differences
 from spades_lab.tempfiles import remove_orphans
 from spades_lab.tournament.errors import ConfigMismatch, TournamentError
-from spades_lab.tournament.plan import Chunk
-
-if TYPE_CHECKING:
-    from spades_lab.tournament.chunks import ChunkResult
+from spades_lab.tournament.plan import Chunk, ChunkResult
 
 MANIFEST = "manifest.json"
 CHUNK_DIRS = {"games": ".parquet", "tallies": ".parquet", "hands": ".parquet", "records": ".jsonl"}

@@ -10,7 +10,8 @@ pandas. Contracts and sets come from the engine's own scoring, so the numbers ad
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
 import pandas as pd
@@ -20,24 +21,32 @@ from spades_lab.engine.scoring import score_hands, side_seats
 from spades_lab.rules import Rules
 from spades_lab.tournament.errors import TournamentError
 
-if TYPE_CHECKING:
-    from spades_lab.tournament.results import TournamentResult
+
+class StoredTournament(Protocol):
+    """What these tables read of a finished tournament (`spades_lab.tournament.TournamentResult` is one):
+    named here so that the result can build its tidy tables without this module importing it back."""
+
+    out: Path
+    manifest: dict[str, Any]
+
+    @property
+    def hands(self) -> pd.DataFrame: ...
 
 
 class HandsRequired(TournamentError):
     """A plot or table needs the per-hand table, and the tournament did not keep one."""
 
 
-def rules_of(result: TournamentResult) -> Rules:
+def rules_of(result: StoredTournament) -> Rules:
     return Rules.from_dict(result.manifest["config"]["rules"])
 
 
-def entrants(result: TournamentResult) -> list[str]:
+def entrants(result: StoredTournament) -> list[str]:
     """Entrant names in the tournament's order (the order of its summary)."""
     return list(result.manifest["config"]["entrants"])
 
 
-def require_hands(result: TournamentResult, what: str) -> pd.DataFrame:
+def require_hands(result: StoredTournament, what: str) -> pd.DataFrame:
     """The hands table, or an error saying that `what` needs a run with store_hands on."""
     if not result.manifest["config"].get("store_hands", False):
         raise HandsRequired(
@@ -47,7 +56,7 @@ def require_hands(result: TournamentResult, what: str) -> pd.DataFrame:
     return result.hands
 
 
-def side_entrants(result: TournamentResult) -> pd.DataFrame:
+def side_entrants(result: StoredTournament) -> pd.DataFrame:
     """Which entrant sat on each side of each (pairing, seating): pairing, seating, side, entrant, opponent.
 
     Derived from the manifest's chunk list (side0 holds seats 0+2, side1 seats 1+3; in Duel seat 0
@@ -72,13 +81,13 @@ def side_entrants(result: TournamentResult) -> pd.DataFrame:
     )
 
 
-def label_sides(frame: pd.DataFrame, result: TournamentResult) -> pd.DataFrame:
+def label_sides(frame: pd.DataFrame, result: StoredTournament) -> pd.DataFrame:
     """Add entrant and opponent columns to rows carrying pairing, seating and side."""
     entrant, opponent = side_labels(result, frame["pairing"], frame["seating"], frame["side"])
     return frame.assign(entrant=entrant, opponent=opponent)
 
 
-def side_labels(result: TournamentResult, pairing, seating, side) -> tuple[pd.Categorical, pd.Categorical]:
+def side_labels(result: StoredTournament, pairing, seating, side) -> tuple[pd.Categorical, pd.Categorical]:
     """The entrant and the opponent of each row's (pairing, seating, side), looked up in one array
     indexing (a table of millions of rows is labelled in a fraction of a second)."""
     lookup = side_entrants(result)
@@ -103,7 +112,7 @@ def _labels(masks: np.ndarray, deck_name: str) -> list[str]:
     return [" ".join(deck.labels(int(m))) for m in masks]
 
 
-def side_hands(result: TournamentResult) -> pd.DataFrame:
+def side_hands(result: StoredTournament) -> pd.DataFrame:
     """One row per hand and side, as the engine scored it.
 
     Columns: pairing, seating, game, hand, side, entrant, opponent; contract (the side's non-nil
@@ -155,7 +164,7 @@ def side_hands(result: TournamentResult) -> pd.DataFrame:
     return frame[front + [c for c in frame.columns if c not in front]]
 
 
-def seat_hands(result: TournamentResult, cards: bool = True) -> pd.DataFrame:
+def seat_hands(result: StoredTournament, cards: bool = True) -> pd.DataFrame:
     """One row per hand and seat.
 
     Columns: pairing, seating, game, hand, seat, side, entrant, opponent; cards (dealt, as labels,
@@ -167,7 +176,7 @@ def seat_hands(result: TournamentResult, cards: bool = True) -> pd.DataFrame:
     return seat_table(result, side_hands(result), cards)
 
 
-def seat_table(result: TournamentResult, sides: pd.DataFrame, cards: bool = True) -> pd.DataFrame:
+def seat_table(result: StoredTournament, sides: pd.DataFrame, cards: bool = True) -> pd.DataFrame:
     """`seat_hands` from the result's `side_hands` table, when the caller already has it."""
     hands = require_hands(result, "a per-seat table")
     rules = rules_of(result)
@@ -192,7 +201,7 @@ def seat_table(result: TournamentResult, sides: pd.DataFrame, cards: bool = True
     return frame
 
 
-def plays(result: TournamentResult) -> pd.DataFrame:
+def plays(result: StoredTournament) -> pd.DataFrame:
     """One row per card played, from records.jsonl (a tournament run with records=True / --records).
 
     Columns: pairing, seating, game, hand, trick (1..13), position (0 = the lead), seat, entrant,

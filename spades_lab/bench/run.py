@@ -13,82 +13,30 @@ import statistics
 import time
 from collections.abc import Callable
 
-from spades_lab.engine import simulate_games, simulate_hands
+from spades_lab.bench import games
 from spades_lab.names import did_you_mean
-from spades_lab.policies import make_players
-from spades_lab.policies.pimc import PimcPlay
-from spades_lab.rules import Rules, preset
 
-
-def _random_hands(n: int, seed: int, rules: Rules | None = None) -> dict[str, int]:
-    """Random hands; also counts the cards played, so rule sets with other hand sizes compare per card."""
-    rules = rules or Rules()
-    players = make_players("random", seats=rules.players)
-    hands = cards = 0
-    for log in simulate_hands(rules, players, n, seed):
-        hands += len(log)
-        cards += int((log.plays >= 0).sum())
-    return {"hands": hands, "cards": cards}
-
-
-def _cutthroat_hands(n: int, seed: int) -> dict[str, int]:
-    """The `random` workload under the cutthroat preset (four players, each for themselves)."""
-    return _random_hands(n, seed, preset("cutthroat"))
-
-
-def _three_player_hands(n: int, seed: int) -> dict[str, int]:
-    """The `random` workload under the three-player preset (51 cards, 17 tricks a hand)."""
-    return _random_hands(n, seed, preset("three-player"))
-
-
-def _duel_hands(n: int, seed: int) -> int:
-    """Duel hands: random draft, bids and plays."""
-    rules = preset("duel")
-    players = make_players("random", seats=2)
-    return sum(len(log) for log in simulate_hands(rules, players, n, seed))
-
-
-def _heuristic_games(n: int, seed: int, player: str = "counting+tips") -> int:
-    """Complete games of four counting+tips players; n is a number of hands, rounded up to whole games."""
-    players = make_players(player)
-    played = 0
-    games = max(1, n // 15)
-    for log in simulate_games(Rules(hand_cap=500), players, games, seed):
-        played += len(log)
-    return played
+# The three workloads below import their layer when they run, not when this module loads: every workload's
+# process imports this module, and its peak memory is to hold only what that workload uses.
 
 
 def _batch_env(n: int, seed: int) -> tuple[int, dict]:
     """spades_lab.env.BatchEnv at 4096 tables, random legal actions; OpenSpiel's spades beside it if installed."""
-    from spades_lab.env.speed import batch_env_workload
+    from spades_lab.bench.env import batch_env_workload
 
     return batch_env_workload(n, seed)
 
 
-def _expert_games(n: int, seed: int) -> int:
-    """The `heuristic` workload with four counting+expert players."""
-    return _heuristic_games(n, seed, "counting+expert")
-
-
-def _pimc_hands(n: int, seed: int) -> dict[str, int]:
-    """Single hands of counting+pimc (seats 0+2) against counting+expert; counts the searched decisions."""
-    players = make_players(["counting+pimc", "counting+expert"])
-    hands = sum(len(log) for log in simulate_hands(Rules(), players, n, seed))
-    pimc = players[0].player
-    assert isinstance(pimc, PimcPlay)
-    return {"hands": hands, "decisions": pimc.searched}
-
-
 def _tournament(n: int, seed: int) -> dict:
     """`tournament()` of counting+tips vs cautious+tips (chunks, tallies, Parquet), one worker then two."""
-    from spades_lab.tournament.bench import tournament_workload
+    from spades_lab.bench.tournament import tournament_workload
 
     return tournament_workload(n, seed)
 
 
 def _dd_deals(n: int, seed: int) -> dict:
     """Exact double-dummy solves of full deals (spades_lab.dd), with DDS on the same deals if installed."""
-    from spades_lab.dd.bench import dd_bench
+    from spades_lab.bench.dd import dd_bench
 
     return dd_bench(n, seed)
 
@@ -102,23 +50,23 @@ def _dd_oracle(n: int, seed: int) -> dict:
 
 WORKLOADS: dict[str, tuple[Callable[[int, int], int | tuple[int, dict] | dict], int, str]] = {
     "random": (
-        _random_hands,
+        games.random_hands,
         2_000_000,
         "4-player hands, uniformly random bids and legal plays, deal and scoring included",
     ),
-    "duel": (_duel_hands, 2_000_000, "2-player Duel hands: random draft, bids and legal plays, scoring included"),
+    "duel": (games.duel_hands, 2_000_000, "2-player Duel hands: random draft, bids and legal plays, scoring included"),
     "cutthroat": (
-        _cutthroat_hands,
+        games.cutthroat_hands,
         2_000_000,
         "the random workload under the cutthroat preset (each for themselves: four sides scored)",
     ),
     "three-player": (
-        _three_player_hands,
+        games.three_player_hands,
         2_000_000,
         "the random workload under the three-player preset (17 tricks of 3 cards; compare cards_per_s)",
     ),
     "heuristic": (
-        _heuristic_games,
+        games.heuristic_games,
         1_000_000,
         "complete games, all seats counting+tips (nil, bag-aware, tips, coverage)",
     ),
@@ -128,7 +76,7 @@ WORKLOADS: dict[str, tuple[Callable[[int, int], int | tuple[int, dict] | dict], 
         "BatchEnv, 4096 tables, random legal actions from the masks (decisions/s; OpenSpiel beside it)",
     ),
     "expert": (
-        _expert_games,
+        games.expert_games,
         1_000_000,
         "complete games, all seats counting+expert (the tips plus the expert additions)",
     ),
@@ -138,7 +86,11 @@ WORKLOADS: dict[str, tuple[Callable[[int, int], int | tuple[int, dict] | dict], 
         "tournament() of counting+tips vs cautious+tips to 500, one worker (hands_per_s) then two; with"
         " heuristic in the same run, ratio_vs_heuristic",
     ),
-    "pimc": (_pimc_hands, 200, "single hands, counting+pimc vs counting+expert; also decisions_per_s (searched plays)"),
+    "pimc": (
+        games.pimc_hands,
+        200,
+        "single hands, counting+pimc vs counting+expert; also decisions_per_s (searched plays)",
+    ),
     "dd": (_dd_deals, 30, "double-dummy solves of full deals, one core; deals/s, median/p99 ms, DDS alongside"),
     "dd-oracle": (
         _dd_oracle,

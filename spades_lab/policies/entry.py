@@ -1,0 +1,45 @@
+"""The registry's store: one entry per registered (role, name), and the policies built from them.
+
+It sits below both `registry` (which registers, parses names and builds players) and `plugins` (which
+snapshots the store around a module's import and puts it back if the module fails), so neither imports
+the other back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class NoParams:
+    """This policy takes no parameters."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str
+    role: str
+    """"bid" or "play"."""
+    build: Callable[[Any], Any]
+    params: type = NoParams
+    doc: str = ""
+
+
+_REGISTRY: dict[tuple[str, str], Entry] = {}
+_BUILT: dict[tuple[str, str], Any] = {}
+"""Policies built from a part of a player name, by (role, part text); cleared whenever the store changes."""
+
+
+def registered() -> dict[tuple[str, str], Entry]:
+    """The registry as it stands, by (role, name), without loading plugins: what a module just added."""
+    return dict(_REGISTRY)
+
+
+def restore(saved: dict[tuple[str, str], Entry]) -> None:
+    """Put the registry back as `registered()` returned it: a module that fails half-way leaves none of
+    the policies it registered before failing."""
+    _REGISTRY.clear()
+    _REGISTRY.update(saved)
+    _BUILT.clear()
