@@ -31,6 +31,7 @@ run: install
 
 test: dev
 	$(BIN)/ruff check spades_lab tests
+	$(BIN)/lint-imports
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
@@ -44,6 +45,7 @@ bench: install
 lint: dev
 	$(BIN)/ruff check spades_lab tests
 	$(BIN)/ruff format --check spades_lab tests
+	$(BIN)/lint-imports
 	$(BIN)/mypy
 
 clean:

@@ -14,7 +14,7 @@ import pytest
 
 import spades_lab as sl
 from spades_lab import progress
-from spades_lab.tournament import ConfigMismatch, TournamentResult, tournament
+from spades_lab.tournament import ConfigMismatch, TournamentResult, tournament, warmup
 from spades_lab.tournament.chunks import ChunkTask, run_chunk
 from spades_lab.tournament.plan import Chunk, grow_plan, plan_chunks
 
@@ -31,22 +31,28 @@ def test_progress_is_automatic() -> None:
 
 def test_warm_cache_says_nothing_and_cold_cache_says_so(capsys, monkeypatch) -> None:
     players = sl.make_players(PAIR)
-    progress.warm_up(RULES, players, say=False)  # compiles here if this is the first test to need kernels
-    assert progress.cold_kernels() == []
-    assert progress.warm_up(RULES, players) == 0.0
+    warmup.warm_up(RULES, players, say=False)  # compiles here if this is the first test to need kernels
+    assert warmup.cold_kernels() == []
+    assert warmup.warm_up(RULES, players) == 0.0
     assert capsys.readouterr().err == ""
-    monkeypatch.setattr(progress, "cold_kernels", lambda: ["apply_play"])
-    assert progress.warm_up(RULES, players) >= 0.0
+    monkeypatch.setattr(warmup, "cold_kernels", lambda: ["apply_play"])
+    assert warmup.warm_up(RULES, players) >= 0.0
     err = capsys.readouterr().err
-    assert f"compiling kernels (first run only, about {progress.COLD_COMPILE_SECONDS} s)" in err
+    assert f"compiling kernels (first run only, about {warmup.COLD_COMPILE_SECONDS} s)" in err
     assert "compiled in" in err
+
+
+def test_the_warm_up_names_are_still_reached_from_progress() -> None:
+    assert progress.warm_up is warmup.warm_up and progress.cold_kernels is warmup.cold_kernels
+    with pytest.raises(AttributeError, match="no attribute 'warmup_typo'"):
+        progress.warmup_typo  # noqa: B018
 
 
 def test_an_empty_numba_cache_is_cold(tmp_path: Path) -> None:
     code = "from spades_lab.progress import cold_kernels; print(','.join(cold_kernels()))"
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
-    assert set(out.strip().split(",")) >= set(progress.CORE_KERNELS)
+    assert set(out.strip().split(",")) >= set(warmup.CORE_KERNELS)
 
 
 def test_a_chunk_reports_every_batch() -> None:

@@ -27,19 +27,21 @@ class Entry:
     doc: str = ""
 
 
-_REGISTRY: dict[tuple[str, str], Entry] = {}
-_BUILT: dict[tuple[str, str], Any] = {}
+STORE: dict[tuple[str, str], Entry] = {}
+"""Every registered policy by (role, name): written by `registry.register`, read by the registry's lookups."""
+
+BUILT: dict[tuple[str, str], Any] = {}
 """Policies built from a part of a player name, by (role, part text); cleared whenever the store changes."""
 
 
 def registered() -> dict[tuple[str, str], Entry]:
     """The registry as it stands, by (role, name), without loading plugins: what a module just added."""
-    return dict(_REGISTRY)
+    return dict(STORE)
 
 
 def restore(saved: dict[tuple[str, str], Entry]) -> None:
     """Put the registry back as `registered()` returned it: a module that fails half-way leaves none of
     the policies it registered before failing."""
-    _REGISTRY.clear()
-    _REGISTRY.update(saved)
-    _BUILT.clear()
+    STORE.clear()
+    STORE.update(saved)
+    BUILT.clear()

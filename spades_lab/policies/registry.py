@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from spades_lab.names import did_you_mean
 from spades_lab.policies.baseline import RandomBid, RandomDraft, RandomExchange, RandomPlay
-from spades_lab.policies.entry import _BUILT, _REGISTRY, Entry, NoParams
+from spades_lab.policies.entry import BUILT, STORE, Entry, NoParams
 from spades_lab.policies.entry import registered as registered  # re-exported: the registry's public calls
 from spades_lab.policies.entry import restore as restore
 from spades_lab.policies.player import Player
@@ -110,7 +110,7 @@ def register(role: str, name: str, params: type = NoParams, doc: str = "") -> Ca
 
     def wrap(build: Callable[[Any], Any]) -> Callable[[Any], Any]:
         entry = Entry(name, role, build, params, doc or (build.__doc__ or "").strip())
-        shipped = _REGISTRY.get((role, name))
+        shipped = STORE.get((role, name))
         if shipped is not None and source(shipped) is None and source(entry) is not None:
             warnings.warn(
                 f"{role} policy {name!r} ships with spades_lab; {source(entry)} registers it again, so every player"
@@ -118,8 +118,8 @@ def register(role: str, name: str, params: type = NoParams, doc: str = "") -> Ca
                 PolicyReplacedWarning,
                 stacklevel=2,
             )
-        _REGISTRY[(role, name)] = entry
-        _BUILT.clear()  # a name registered again must build the new policy, not a cached old one
+        STORE[(role, name)] = entry
+        BUILT.clear()  # a name registered again must build the new policy, not a cached old one
         return build
 
     return wrap
@@ -128,7 +128,7 @@ def register(role: str, name: str, params: type = NoParams, doc: str = "") -> Ca
 def entries(role: str | None = None) -> list[Entry]:
     """Every registered policy (of `role`), installed plugins' included, sorted by role and name."""
     _load_plugins()
-    return [e for (r, _), e in sorted(_REGISTRY.items()) if role in (None, r)]
+    return [e for (r, _), e in sorted(STORE.items()) if role in (None, r)]
 
 
 def _load_plugins() -> None:
@@ -184,9 +184,9 @@ def build_part(text: str, role: str) -> Any:
     and the engine asks the seats of both players in one batch.
     """
     key = (role, " ".join(text.split()))
-    built = _BUILT.get(key)
+    built = BUILT.get(key)
     if built is None:
-        built = _BUILT[key] = _build_part(text, role)
+        built = BUILT[key] = _build_part(text, role)
     return built
 
 
@@ -211,12 +211,12 @@ def resolve_part(text: str, role: str) -> tuple[Entry, Any]:
     if not match:
         raise PolicyNameError(f"cannot read policy {text!r}; expected name or name(key=value, -flag)")
     name, args = match.group(1), match.group(2)
-    if (role, name) not in _REGISTRY:
+    if (role, name) not in STORE:
         _load_plugins()
-    entry = _REGISTRY.get((role, name))
+    entry = STORE.get((role, name))
     if entry is None:
         known = ", ".join(e.name for e in entries(role))
-        other = [r for (r, n) in _REGISTRY if n == name]
+        other = [r for (r, n) in STORE if n == name]
         hint = ""
         if other and role == "bid" and "play" in other:
             hint = f"; {name!r} is a play policy: name a bid part too (e.g. counting+{name}), or build the part alone with play_policy({name!r})"
@@ -308,10 +308,10 @@ def player_parts(spec: str) -> dict[str, str]:
         raise PolicyNameError(f"cannot read player {spec!r}: write BID+PLAY, e.g. counting+tips")
     bid_name = _PART.match(bid_text.split(":")[0])
     own = bid_name.group(1) if bid_name else ""
-    if ("bid", own) not in _REGISTRY:
+    if ("bid", own) not in STORE:
         _load_plugins()  # a plugin's bid name may bring its own draft and exchange
-    draft = extras.get("draft") or (own if ("draft", own) in _REGISTRY else DEFAULT_DRAFT)
-    exchange = extras.get("exchange") or (own if ("exchange", own) in _REGISTRY else DEFAULT_EXCHANGE)
+    draft = extras.get("draft") or (own if ("draft", own) in STORE else DEFAULT_DRAFT)
+    exchange = extras.get("exchange") or (own if ("exchange", own) in STORE else DEFAULT_EXCHANGE)
     return {"bid": bid_text, "play": play_text, "draft": draft, "exchange": exchange}
 
 

@@ -28,7 +28,7 @@ from spades_lab.policies import Player, make_player
 from spades_lab.policies.identity import changed_modules, code_fingerprint, player_identity
 from spades_lab.policies.registry import built_in
 from spades_lab.progress import bar as progress_bar
-from spades_lab.progress import wanted, warm_up
+from spades_lab.progress import wanted
 from spades_lab.rules import Rules, load_rules
 from spades_lab.tournament.chunks import ChunkTask, EntrantSpec, ShippedPlayer
 from spades_lab.tournament.errors import CodeChangedWarning, TournamentError
@@ -37,6 +37,7 @@ from spades_lab.tournament.interrupt import Interruption, TournamentInterrupted
 from spades_lab.tournament.plan import DEFAULT_CHUNK_GAMES, Chunk, check_plannable, grow_plan, pairings, plan_chunks
 from spades_lab.tournament.results import TournamentResult, aggregate
 from spades_lab.tournament.storage import RunDir
+from spades_lab.tournament.warmup import warm_up
 
 
 def _entrant_names(entrants: Sequence[EntrantSpec]) -> list[str]:

@@ -1,0 +1,73 @@
+"""The package's layers: each imports only those below it, no package has a cycle, and no module reaches
+into another's private names. `make lint` runs the same contracts with `lint-imports`; these tests keep the
+promise visible where the suite runs and show an upward import is caught."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "spades_lab"
+CONTRACTS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+
+
+def _layers() -> list[list[str]]:
+    (contract,) = [c for c in CONTRACTS if c["type"] == "layers"]
+    return [[name.strip() for name in layer.replace("|", ":").split(":")] for layer in contract["layers"]]
+
+
+def _imported(path: Path) -> set[str]:
+    """The package modules a file imports (absolute imports; the package uses no relative ones)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("spades_lab"):
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("spades_lab")}
+    return found
+
+
+def test_the_contracts_hold() -> None:
+    command = Path(sys.executable).with_name("lint-imports")
+    if not command.exists():
+        pytest.skip("import-linter is in the dev extras: `make dev`")
+    done = subprocess.run([str(command), "--no-cache"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert "2 kept, 0 broken" in done.stdout
+
+
+def test_every_top_level_module_has_a_layer() -> None:
+    placed = {name for layer in _layers() for name in layer}
+    modules = {p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__"}
+    modules |= {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()}
+    assert modules - placed == set(), "add the new module to a layer in pyproject.toml"
+
+
+def test_the_bottom_layers_import_nothing_from_above() -> None:
+    """An independent check of the contract's lower half, read from the source: a module of cards, rules or
+    the engine never imports dd, policies or anything above."""
+    rank = {name: i for i, layer in enumerate(reversed(_layers())) for name in layer}
+    for path in PACKAGE.rglob("*.py"):
+        top = path.relative_to(PACKAGE).parts[0].removesuffix(".py")
+        if top not in ("cards", "rules", "engine"):
+            continue
+        for module in _imported(path):
+            parts = module.split(".")
+            if len(parts) > 1:
+                assert rank[parts[1]] <= rank[top], f"{path.relative_to(ROOT)} imports {module} from above"
+
+
+def test_no_module_imports_another_modules_private_name() -> None:
+    offenders = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("spades_lab"):
+                private = [a.name for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
+                offenders += [f"{path.relative_to(ROOT)}: {node.module}.{name}" for name in private]
+    assert offenders == []
