@@ -108,6 +108,22 @@ SCENARIOS = [
         tips_card="4C",  # a worked example
     ),
     Scenario(
+        "third seat equals: no J over partner's 10",
+        position(
+            0,
+            {0: "JC 4C 3C AD 5D 3D 2D 9H 8H 4H 8S 5S 3S", 2: "TC", 3: "2C"},
+            [3, 3, 3, 3],
+            plays("2:TC 3:2C"),
+            dealer=1,
+        ),  # fmt: skip
+        "3C",
+        "AC KC QC are unseen, so partner's TC can be beaten; the JC is its equal (nothing unseen between them):"
+        " whatever beats the 10 beats the J, so keep the J and play low",
+        off="third_seat_equals",
+        off_card="JC",  # third hand high's bottom of the top sequence, the J
+        tips_card="3C",  # tip 2 ducks under partner
+    ),
+    Scenario(
         "memory: the fourth seat has shown out and may ruff",
         position(0, VOID_DEAL, [3, 3, 3, 3], plays("0:3C 1:2H 2:AC 3:5C", "2:7C 3:6C")),
         "4C",
@@ -370,7 +386,7 @@ def test_every_addition_has_a_switch_and_a_scenario() -> None:
     assert EXPERT_SWITCHES == (
         "read_voids", "spare_partner_winner", "third_hand_high", "second_seat_ruff", "cover_honour",
         "keep_setting", "keep_stoppers", "safe_coverage", "hunt_nil_by_voids", "second_seat_master",
-        "no_master_into_ruff", "short_suit_first", "lead_model", "second_seat_win",
+        "no_master_into_ruff", "short_suit_first", "lead_model", "second_seat_win", "third_seat_equals",
     )  # fmt: skip
     assert all(getattr(ExpertParams(), name) is (name not in DEFAULT_OFF) for name in EXPERT_SWITCHES)
     tested = {name for s in SCENARIOS for name in s.off.split(",")} | DEFAULT_OFF | OWN_TABLES

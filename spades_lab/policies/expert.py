@@ -64,6 +64,10 @@ experiment can measure what each one is worth:
   follow-suit loss, and the cheapest winner is worth +0.018 DD tricks per side-hand at the plays it
   changes; whole-hand paired over 960 hands 1.61 -> 1.59, -0.021 (-0.034 to -0.008), but games lean
   the other way (measurably worse beside `lead_model` and `short_suit_first`, docs/players.md), so it is off.
+- `third_seat_equals` (third seat, partner holding the trick): `third_hand_high` never overtakes partner's
+  card with an equal of it (a card with no unseen card between the two, such as the J over partner's 10):
+  whatever beats partner's card beats that one too, so overtaking only spends a card. Tip 2's low card is
+  played instead.
 - `keep_setting` (trick arithmetic): once the side's contract is made, tip 7 ducks every trick.
   With this switch the seat keeps playing to win while the opponents are still short of their
   contract and can still make it, unless the side's bags plus its overtricks are within
@@ -161,6 +165,7 @@ class ExpertParams(TipsParams):
     short_suit_first: bool = True  # leading with trumps, side short: a short side suit's low card before a master
     lead_model: bool = True  # leading, side short: another kind of lead when the fitted DD model predicts a gain
     second_seat_win: bool = False  # second seat following: the cheapest card that beats the led card, not low
+    third_seat_equals: bool = True  # third seat: never overtake partner's winning card with an equal of it
     bag_margin: int = 2  # keep_setting stops when bags + overtricks >= bag threshold - bag_margin
     lead_margin: float = 0.05  # lead_model: predicted DD tricks per lead an option must gain over the expert's card
     lead_weights: str = "dd"  # lead_model: dd (DD gain, tricks), continuation (score, tens of points) or a .json path
@@ -174,9 +179,9 @@ class ExpertParams(TipsParams):
 EXPERT_SWITCHES = tuple(f.name for f in fields(ExpertParams) if f.type == "bool" and f.name not in SWITCHES)
 (
     READ_VOIDS, SPARE, THIRD_HIGH, SECOND_RUFF, COVER_HONOUR, KEEP_SETTING, KEEP_STOPPERS, SAFE_COVER, HUNT_VOIDS,
-    SECOND_MASTER, NO_MASTER_RUFF, SHORT_FIRST, LEAD_MODEL, SECOND_WIN,
-) = range(14)  # fmt: skip
-assert len(EXPERT_SWITCHES) == 14, "keep the kernel's constants in step with ExpertParams"
+    SECOND_MASTER, NO_MASTER_RUFF, SHORT_FIRST, LEAD_MODEL, SECOND_WIN, THIRD_EQUALS,
+) = range(15)  # fmt: skip
+assert len(EXPERT_SWITCHES) == 15, "keep the kernel's constants in step with ExpertParams"
 
 NO_PENALTY = 1 << 30
 """The bag threshold used when the rules have no bag penalty: bags never stop `keep_setting`."""
@@ -228,6 +233,14 @@ def _third_hand_high(legal: np.uint64, best: int, led: int, left_voids: int, uns
     if sure != ZERO:
         return lowest(sure)
     return _sequence_bottom(winning, unseen, suits)
+
+
+@njit(cache=True, inline="always")
+def _equals(card: int, best: int, unseen: np.uint64, suits: tuple) -> bool:
+    """Whether `card` is an equal of `best` in its suit: no unseen card between them, so any card that beats
+    one beats the other (partner's 10 and this seat's J once nothing unseen lies between)."""
+    between = unseen & suit_of(card, suits) & above(best) & below(card)
+    return card_bit(card) & suit_of(best, suits) != ZERO and between == ZERO
 
 
 @njit(cache=True)
@@ -409,7 +422,7 @@ def _expert_follow(
             return lowest(legal)
         if is_on(extra, THIRD_HIGH) and (partner_holds or winning != ZERO):
             card = _third_hand_high(legal, best, led, left_voids, unseen, suits)
-            if card >= 0:
+            if card >= 0 and not (is_on(extra, THIRD_EQUALS) and partner_holds and _equals(card, best, unseen, suits)):
                 return card
         if partner_holds:
             return lowest(legal) if is_on(switches, TIP2) else highest(legal)
