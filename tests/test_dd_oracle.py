@@ -155,6 +155,26 @@ def test_a_deal_once_valued_wrongly() -> None:
     assert dd.solve([deal], leader=0, broken=True).tolist() == [[5, 8]]
 
 
+@pytest.mark.parametrize(
+    ("deal", "leader", "tricks"),
+    [
+        (["KS AH KH JH 6H AD 5D 3D 2D KC QC 6C 2C", "AS 3S 4H 3H KD TD 9D 7D 4D JC TC 9C 3C",
+          "QS JS 9S 8S 4S 8H 7H 2H QD JD 8D 6D 7C", "TS 7S 6S 5S 2S QH TH 9H 5H AC 8C 5C 4C"], 0, 9),
+        (["AS QS 8S 3S AH TH 8H AD TD 3D TC 8C", "TS 7S KH JH 6H 3H JD 9D 2D QC 6C 3C",
+          "KS 9H 7H 4H 2H 7D 6D 5D 4D KC 9C 7C", "JS 9S 6S 5S 2S 5H KD QD 8D AC 5C 4C"], 1, 6),
+    ],
+)  # fmt: skip
+def test_deals_where_a_run_of_touching_cards_stood_for_a_proof(deal: list[str], leader: int, tricks: int) -> None:
+    """Two more deals of the class the quoted deal belongs to, found by solving families of sibling deals of
+    10 to 13 tricks against DDS with the table's run rule removed: a card stood for its run of touching cards
+    while the proof rested on ranks inside the run, so a stored bound was reused where it did not hold (the
+    solver gave the leader's side 8 and 7 tricks). Each value is DDS's and the solver's now."""
+    masks = [STANDARD_DECK.mask(h) for h in deal]
+    assert _dds_best(masks, leader) == tricks
+    got = dd.solve([deal], leader=leader, broken=True)[0]
+    assert got[leader % 2] == tricks
+
+
 def test_the_oracle_run_finds_no_disagreement() -> None:
     """`spades-lab bench --workload dd-oracle` at a small size: every kind of check runs and agrees."""
     from spades_lab.dd.oracle import oracle_run

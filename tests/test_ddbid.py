@@ -50,6 +50,25 @@ def test_thirteen_top_spades(player: str, partner_bid: int, expected: int) -> No
     assert _bid(player, _position(ALL_SPADES, partner_bid)) == expected
 
 
+@pytest.mark.parametrize(("margin", "expected"), [(0, 13), (1, 12)])
+def test_thirteen_spades_bid_first_of_the_side_keep_every_trick(margin: int, expected: int) -> None:
+    """Partner has not bid: its sampled hands hold aces the counting count credits, but every one of them
+    is ruffed or overtaken by the thirteen spades, so none comes off this seat's tricks."""
+    assert _bid(f"dd(worlds=4,margin={margin})", _position(ALL_SPADES, None)) == expected
+
+
+def test_sure_trumps_stop_at_the_first_trump_held_elsewhere() -> None:
+    from spades_lab.engine.masks import from_ids
+    from spades_lab.policies.ddbid import sure_trumps
+
+    def hand(cards: str) -> int:
+        return int(from_ids(np.array([DECK.index[c] for c in cards.split()])))
+
+    hands = np.array([[[hand("AS KS JS 2C"), hand("QS 3C"), hand("TS"), hand("9S")]]], dtype=np.uint64)
+    assert sure_trumps(hands, np.array([0]), DECK).tolist() == [[2]]  # A K; the Q is out, so the J is not sure
+    assert sure_trumps(hands, np.array([1]), DECK).tolist() == [[0]]
+
+
 def test_legal_bids_are_respected() -> None:
     """max_bid 10: the 13 spades bid the nearest legal number, 10."""
     rules = Rules(max_bid=10)

@@ -108,6 +108,22 @@ SCENARIOS = [
         tips_card="4C",  # a worked example
     ),
     Scenario(
+        "third seat equals: no J over partner's 10",
+        position(
+            0,
+            {0: "JC 4C 3C AD 5D 3D 2D 9H 8H 4H 8S 5S 3S", 2: "TC", 3: "2C"},
+            [3, 3, 3, 3],
+            plays("2:TC 3:2C"),
+            dealer=1,
+        ),  # fmt: skip
+        "3C",
+        "AC KC QC are unseen, so partner's TC can be beaten; the JC is its equal (nothing unseen between them):"
+        " whatever beats the 10 beats the J, so keep the J and play low",
+        off="third_seat_equals",
+        off_card="JC",  # third hand high's bottom of the top sequence, the J
+        tips_card="3C",  # tip 2 ducks under partner
+    ),
+    Scenario(
         "memory: the fourth seat has shown out and may ruff",
         position(0, VOID_DEAL, [3, 3, 3, 3], plays("0:3C 1:2H 2:AC 3:5C", "2:7C 3:6C")),
         "4C",
@@ -257,8 +273,8 @@ SCENARIOS += [
 ]
 
 
-DEFAULT_OFF = {"second_seat_win"}  # measured and left off (docs/strategies.md)
-OWN_TABLES = {"short_suit_first", "lead_model", "second_seat_win"}  # tested by their own tables below
+DEFAULT_OFF = {"second_seat_win", "cover_duck"}  # measured and left off (docs/strategies.md)
+OWN_TABLES = {"short_suit_first", "lead_model", "second_seat_win", "cover_duck"}  # tested by their own tables below
 
 # `short_suit_first`, seat 0 leading the first trick, bids 3 each (nobody's contract made, no nil): the tips'
 # lead is the AH (a side master, from the suit with the most unseen cards; spades are not broken).
@@ -370,7 +386,8 @@ def test_every_addition_has_a_switch_and_a_scenario() -> None:
     assert EXPERT_SWITCHES == (
         "read_voids", "spare_partner_winner", "third_hand_high", "second_seat_ruff", "cover_honour",
         "keep_setting", "keep_stoppers", "safe_coverage", "hunt_nil_by_voids", "second_seat_master",
-        "no_master_into_ruff", "short_suit_first", "lead_model", "second_seat_win",
+        "no_master_into_ruff", "short_suit_first", "lead_model", "second_seat_win", "third_seat_equals",
+        "cover_duck",
     )  # fmt: skip
     assert all(getattr(ExpertParams(), name) is (name not in DEFAULT_OFF) for name in EXPERT_SWITCHES)
     tested = {name for s in SCENARIOS for name in s.off.split(",")} | DEFAULT_OFF | OWN_TABLES
@@ -418,3 +435,23 @@ def test_expert_beats_tips() -> None:
         for log in simulate_games(Rules(hand_cap=200), make_players(seats), 100, seed=21):
             wins += int(np.sum(log.game_over & (log.winner == expert_side)))
     assert wins >= 120
+
+
+COVER_DUCK = position(
+    0,
+    {0: "AH 9H 3H 3S 4S 5S 2C 3C 4C 2D 3D 4D 5D", 1: "5H", 2: "2H", 3: "KH"},
+    [1, 3, 0, 4],
+    plays("1:5H 2:2H 3:KH"),
+    dealer=0,
+)  # fmt: skip
+
+
+def test_cover_duck_loses_a_trick_that_would_leave_no_safe_lead() -> None:
+    """Partner's nil is under the KH. Winning with the AH (the default, last to play: the cheapest winner)
+    leaves no master and no suit partner has shown out of to lead; `cover_duck` loses with the highest heart
+    below the K instead, and the AH, a sure winner, still makes the bid of 1. With a bid of 2 the one sure
+    winner kept would not cover the contract, so the AH wins."""
+    assert decide(expert(), COVER_DUCK) == {"seat": 0, "card": "AH"}
+    assert decide("counting+expert(cover_duck=true)", COVER_DUCK) == {"seat": 0, "card": "9H"}
+    needs_two = {**COVER_DUCK, "bids": [2, 3, 0, 4]}
+    assert decide("counting+expert(cover_duck=true)", needs_two) == {"seat": 0, "card": "AH"}

@@ -13,7 +13,7 @@ from spades_lab.engine.position import position_view
 from spades_lab.engine.protocol import ask_plays
 from spades_lab.policies.expert import ExpertParams, ExpertPlay
 from spades_lab.policies.nilsearch import nil_broken_values
-from spades_lab.policies.pimc import choose_cards, rollout_values, score_by_tricks
+from spades_lab.policies.pimc import bag_price, choose_cards, rollout_values, score_by_tricks
 from spades_lab.policies.worlds import sample_worlds, world_keys
 
 DECK = STANDARD_DECK
@@ -67,6 +67,32 @@ def test_choice_is_by_score_not_tricks_and_ties_go_cheap() -> None:
     no_bags = score_by_tricks(Rules(), np.array([[4, 2, 3, 2]]), np.array([[3, 2, 2, 2]]), np.array([[0, 0]]),
                               np.array([0]))  # fmt: skip
     assert choose_cards(values, no_bags, ours_now, legal, DECK).tolist() == [four]
+
+
+def test_a_bag_costs_its_long_run_price() -> None:
+    """The position above without bags: both contracts are made (7 and the opponents' 4), so every trick left is
+    somebody's bag. At its point alone (`bag_cost=0`) pimc takes the 8th trick with the 4C (71 - 41 = 30 against
+    70 - 42 = 28); at the long-run price (100 points per 10 bags) a bag is worth 1 - 10 = -9 to its taker, so
+    giving it away with the 9C is worth (70 - 0) - (42 - 20) = 48 against (71 - 10) - (41 - 10) = 30."""
+    bids, won, no_bags = np.array([[4, 2, 3, 2]]), np.array([[3, 2, 2, 2]]), np.array([[0, 0]])
+    plain = score_by_tricks(Rules(), bids, won, no_bags, np.array([0]))
+    priced = score_by_tricks(Rules(), bids, won, no_bags, np.array([0]), bag_cost=10.0)
+    assert priced[0, 8] == plain[0, 8] == 30  # a bag each
+    assert priced[0, 7] == plain[0, 7] + 20 == 48  # their two bags count for the side
+    assert priced[0, 9] == plain[0, 9] - 20  # our two bags
+    values = np.full((1, 4, 52), -1, dtype=np.int64)
+    four, nine = DECK.card_id("4C"), DECK.card_id("9C")
+    values[0, :, four], values[0, :, nine] = 3, 2
+    legal = np.array([DECK.mask(["4C", "9C"])], dtype=np.uint64)
+    assert choose_cards(values, plain, np.array([5]), legal, DECK).tolist() == [four]
+    assert choose_cards(values, priced, np.array([5]), legal, DECK).tolist() == [nine]
+
+
+def test_the_default_bag_cost_is_the_rules_price() -> None:
+    assert bag_price(Rules()) == 10.0
+    assert bag_price(Rules(bag_penalty_enabled=False)) == 0.0
+    assert bag_price(Rules(), 0.0) == 0.0 and bag_price(Rules(), 3.5) == 3.5
+    assert make_player("counting+pimc").player.params.bag_cost == -1.0  # -1: the rules' price
 
 
 def test_trick_value_counts_tricks_only_until_the_contract_is_made() -> None:

@@ -7,10 +7,13 @@ the side's tricks, below). It deals the other 39 cards `worlds` times at random 
 
 - partner bid a number b: the side's expected tricks minus b (partner will take its own);
 - partner bid nil: all of the side's expected tricks (partner tries to take none);
-- partner has not bid yet: the side's expected tricks minus the partner's expected share, taken
-  as the mean `counting` count (the cheat sheet's trick count) of the partner's sampled hands.
-  (A double-dummy split of the side's tricks between two seats is not defined: DD says how many
-  tricks a side takes, not who takes them.)
+- partner has not bid yet: the side's expected tricks minus the partner's expected share. In each
+  world the partner's share is its `counting` count (the cheat sheet's trick count) of the sampled
+  hand, bounded by what is left for it: at most the side's tricks less this seat's own sure tricks
+  (its trumps above every trump the others hold), and never below nothing. So a seat holding all
+  thirteen spades keeps all thirteen tricks, however many aces partner's sampled hand holds (each
+  of them would be ruffed or overtaken). (A double-dummy split of the side's tricks between two
+  seats is not defined: DD says how many tricks a side takes, not who takes them.)
 
 The bid is that share minus `margin`, rounded half up, then the nearest legal number (the lower
 on a tie; a seat with no legal number bids nil). Double-dummy tricks are optimistic for real
@@ -73,6 +76,22 @@ def nearest_legal(wanted: np.ndarray, legal: np.ndarray) -> np.ndarray:
     return np.where(legal[:, 1:].any(axis=1), numbers[distance.argmin(axis=1)], 0).astype(np.int64)
 
 
+def sure_trumps(hands: np.ndarray, seat: np.ndarray, deck: Any) -> np.ndarray:
+    """Per table and world [n, W]: the seat's trumps above every trump the other seats hold, each a trick
+    the seat takes whoever leads (the top of the trump block down to the first trump held elsewhere)."""
+    n = hands.shape[0]
+    mine = hands[np.arange(n), :, seat]  # [n, W]
+    others = np.bitwise_or.reduce(hands, axis=2) & ~mine
+    trumps = int(deck.suit_masks[3])
+    sure = np.zeros(mine.shape, dtype=np.int64)
+    alive = np.ones(mine.shape, dtype=bool)
+    for card in sorted((c for c in range(64) if trumps >> c & 1), reverse=True):  # strongest trump first
+        bit = np.uint64(1) << np.uint64(card)
+        sure += alive & (mine & bit != 0)
+        alive &= others & bit == 0
+    return sure
+
+
 class DDBidder:
     """Bid the side's expected double-dummy tricks over sampled worlds, less the partner's share and a margin."""
 
@@ -111,8 +130,11 @@ class DDBidder:
         side = tricks[rows, :, seat % 2].mean(axis=1)
         partner = (seat + 2) % 4
         partner_bid = view.bids[rows, partner]
-        partner_count = count_tricks_batch(hands[rows, :, partner], deck=deck).mean(axis=1)
-        share = np.where(partner_bid > 0, side - partner_bid, np.where(partner_bid == 0, side, side - partner_count))
+        side_tricks = tricks[rows, :, seat % 2].astype(np.float64)
+        room = side_tricks - sure_trumps(hands, seat, deck)
+        partner_count = np.clip(count_tricks_batch(hands[rows, :, partner], deck=deck), 0.0, room)
+        unbid = (side_tricks - partner_count).mean(axis=1)
+        share = np.where(partner_bid > 0, side - partner_bid, np.where(partner_bid == 0, side, unbid))
         return np.maximum(share, 0.0), hands, leader
 
     def bid(self, view: BidView) -> np.ndarray:

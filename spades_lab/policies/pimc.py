@@ -15,6 +15,13 @@ opponents' score counts because a set of their contract is worth as much as a ma
 `trick_value` > 0 adds points per trick while the side is short of its contract (a trick-maximiser
 until the contract is in); measured, it changes neither the DD tricks lost nor the points (docs/players.md).
 
+A bag is worth more than the point the hand score gives it: every `bag_threshold` bags cost
+`bag_penalty` points sooner or later. So each bag a side takes this hand is charged `bag_cost` points
+(by default the rules' long-run price, `bag_penalty / bag_threshold`: 10 under the standard rules, 0
+with bag penalties off), on top of the penalty itself when it falls this hand; the opponents' bags
+count for the side. With contracts made, the search then gives a spare trick away instead of taking
+it. `pimc(bag_cost=0)` is the search that valued a bag at its point alone.
+
 While a nil bid is live the search also asks, per world and card, whether the nil ends made or
 broken double dummy (`spades_lab.policies.nilsearch`: the solver's own nil objective, the nil's
 opponents pushing a trick on it and its partner shielding it) and scores that outcome with the side's
@@ -70,12 +77,14 @@ class PimcParams(ExpertParams):
     bid_weight: float = 0.5  # worlds resampled by exp(-w * sum (count - bid target)^2) over the other seats; 0: uniform
     oversample: int = 8  # with bid_weight > 0: candidate worlds drawn per kept world
     trick_value: float = 0.0  # points added per trick the side ends with, while its contract is not yet made
+    bag_cost: float = -1.0  # points charged per bag taken this hand; -1: the rules' bag_penalty / bag_threshold
 
     # the bounds keep a decision's arrays finite (worlds x oversample candidate deals per table)
     POLICY: ClassVar[str] = "pimc play"
     RANGES: ClassVar[Ranges] = ExpertParams.RANGES + (
         ("worlds", 1, 1024), ("max_tricks", 0, 13), ("early_worlds", 0, 1024), ("leaf_tricks", 0, 13),
         ("early_z", 0.0, 100.0), ("bid_weight", 0.0, 100.0), ("oversample", 1, 64), ("trick_value", 0.0, 1000.0),
+        ("bag_cost", -1.0, 1000.0),
     )  # fmt: skip
 
 
@@ -89,15 +98,28 @@ def _solver(rules: Any) -> Any:
     return _SOLVERS[rules]
 
 
+def bag_price(rules: Any, bag_cost: float = -1.0) -> float:
+    """Points a bag costs beyond its own point: `bag_cost`, or (negative) the rules' long-run price, one
+    `bag_penalty` per `bag_threshold` bags (0 when bag penalties are off)."""
+    if bag_cost >= 0:
+        return float(bag_cost)
+    if not rules.bag_penalty_enabled or rules.bag_threshold <= 0:
+        return 0.0
+    return abs(float(rules.bag_penalty)) / float(rules.bag_threshold)
+
+
 def score_by_tricks(
     rules: Any, bids: np.ndarray, won: np.ndarray, bags: np.ndarray, seat: np.ndarray,
-    nil_broken: np.ndarray | None = None, trick_value: float = 0.0,
+    nil_broken: np.ndarray | None = None, trick_value: float = 0.0, bag_cost: float = 0.0,
 ) -> np.ndarray:  # fmt: skip
     """[n, 14]: the acting side's hand score minus the opponents' if the side ends with k = 0..13 tricks.
 
     `trick_value` > 0 adds that many points per trick the side ends with, on rows where its contract is
     not yet made. The hand score values a trick the side may not need at a bag's point or two, so under
     doubt the search gives such tricks away; the bonus makes it a trick-maximiser until the contract is in.
+
+    `bag_cost` is charged per bag each side takes this hand, against the side for its own bags and for it
+    for the opponents' (`bag_price`), on top of the penalty when it falls this hand.
 
     `nil_broken` [n, seats] says, for each seat with a live nil (bid 0, no trick yet), whether it
     ends broken; a broken nil takes exactly one of its side's tricks (a second would only move a bag),
@@ -132,6 +154,9 @@ def score_by_tricks(
     points = flat.points.reshape(n, 14, 2)
     side = seat % 2
     difference = points[rows, :, side] - points[rows, :, 1 - side]
+    if bag_cost:
+        new_bags = flat.new_bags.reshape(n, 14, 2)
+        difference = difference - float(bag_cost) * (new_bags[rows, :, side] - new_bags[rows, :, 1 - side])
     if not trick_value:
         return difference
     short = ours_now < bids[rows, seat] + bids[rows, partner]
@@ -243,13 +268,15 @@ class PimcPlay:
                 hit = nil_broken_values(flat_hands[w], flat_trick[w], flat_leader[w], flat_broken[w],
                                         np.full(worlds, s), solver)  # fmt: skip
                 outcome[t] |= (hit == 1).astype(np.int64) << int(s)
-        return _choose(view, rows, values, outcome, live, trick_value=self.params.trick_value)
+        return _choose(view, rows, values, outcome, live, trick_value=self.params.trick_value,
+                       bag_cost=bag_price(rules, self.params.bag_cost))  # fmt: skip
 
     def _rollouts(
         self, view: PlayView, rows: np.ndarray, hands: np.ndarray, leaf: int, expert: np.ndarray
     ) -> np.ndarray:
         values, outcome, live = rollout_values(view, rows, hands, leaf, self.expert)
-        return _choose(view, rows, values, outcome, live, expert, self.params.early_z, self.params.trick_value)
+        return _choose(view, rows, values, outcome, live, expert, self.params.early_z, self.params.trick_value,
+                       bag_price(view.rules, self.params.bag_cost))  # fmt: skip
 
 
 def rollout_values(
@@ -333,17 +360,18 @@ def rollout_values(
 
 def _choose(
     view: PlayView, rows: np.ndarray, values: np.ndarray, outcome: np.ndarray, live: np.ndarray,
-    keep: np.ndarray | None = None, z: float = 0.0, trick_value: float = 0.0,
+    keep: np.ndarray | None = None, z: float = 0.0, trick_value: float = 0.0, bag_cost: float = 0.0,
 ) -> np.ndarray:  # fmt: skip
     """The hand-score table of every nil outcome that occurs, then `choose_cards`."""
     m = len(rows)
     seat = view.seat[rows].astype(np.int64)
     bids, won = view.bids[rows], view.tricks_won[rows]
     used = np.unique(outcome[values >= 0]) if live.any() else np.zeros(1, dtype=np.int64)
-    score = np.zeros((m, 16, 14), dtype=np.float64 if trick_value else np.int64)
+    score = np.zeros((m, 16, 14), dtype=np.float64 if trick_value or bag_cost else np.int64)
     for combo in used:
         broken_nils = ((int(combo) >> np.arange(4)) & 1 == 1)[None, :] & live
-        score[:, combo] = score_by_tricks(view.rules, bids, won, view.bags[rows], seat, broken_nils, trick_value)
+        score[:, combo] = score_by_tricks(view.rules, bids, won, view.bags[rows], seat, broken_nils, trick_value,
+                                          bag_cost)  # fmt: skip
     ours_now = won[np.arange(m), seat] + won[np.arange(m), (seat + 2) % 4]
     return choose_cards(values, score, ours_now, view.legal[rows], view.deck, outcome, keep, z)
 
