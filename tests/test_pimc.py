@@ -69,30 +69,39 @@ def test_choice_is_by_score_not_tricks_and_ties_go_cheap() -> None:
     assert choose_cards(values, no_bags, ours_now, legal, DECK).tolist() == [four]
 
 
-def test_a_bag_costs_its_long_run_price() -> None:
-    """The position above without bags: both contracts are made (7 and the opponents' 4), so every trick left is
-    somebody's bag. At its point alone (`bag_cost=0`) pimc takes the 8th trick with the 4C (71 - 41 = 30 against
-    70 - 42 = 28); at the long-run price (100 points per 10 bags) a bag is worth 1 - 10 = -9 to its taker, so
-    giving it away with the 9C is worth (70 - 0) - (42 - 20) = 48 against (71 - 10) - (41 - 10) = 30."""
+def test_a_bag_costs_its_long_run_price_once_the_contract_is_made() -> None:
+    """Both contracts made (7 and the opponents' 4) with two tricks to play: every trick left is somebody's bag.
+    At its point alone (`bag_cost=0`, the default) pimc takes both with the 4C (72 - 40 = 32 against 70 - 42 =
+    28 for the 9C, which takes none); at the long-run price (100 points per 10 bags) a bag costs its taker
+    10 - 1 = 9, so the 9C gives them away: (70 - 0) - (42 - 20) = 48 against (72 - 20) - 40 = 12."""
+    bids, won, no_bags = np.array([[4, 2, 3, 2]]), np.array([[4, 2, 3, 2]]), np.array([[0, 0]])
+    plain = score_by_tricks(Rules(), bids, won, no_bags, np.array([0]))
+    priced = score_by_tricks(Rules(), bids, won, no_bags, np.array([0]), bag_cost=10.0)
+    assert (plain[0, 7], plain[0, 9]) == (28, 32) and (priced[0, 7], priced[0, 9]) == (48, 12)
+    values = np.full((1, 4, 52), -1, dtype=np.int64)
+    four, nine = DECK.card_id("4C"), DECK.card_id("9C")
+    values[0, :, four], values[0, :, nine] = 2, 0
+    legal = np.array([DECK.mask(["4C", "9C"])], dtype=np.uint64)
+    assert choose_cards(values, plain, np.array([7]), legal, DECK).tolist() == [four]
+    assert choose_cards(values, priced, np.array([7]), legal, DECK).tolist() == [nine]
+
+
+def test_a_side_short_of_its_contract_is_not_charged_for_its_bags() -> None:
+    """The side has 5 of its 7, the opponents their 4: a trick more than 7 in a sampled world is as likely DD
+    optimism as a bag, so only the opponents' bags are priced (each counts 10 for the side)."""
     bids, won, no_bags = np.array([[4, 2, 3, 2]]), np.array([[3, 2, 2, 2]]), np.array([[0, 0]])
     plain = score_by_tricks(Rules(), bids, won, no_bags, np.array([0]))
     priced = score_by_tricks(Rules(), bids, won, no_bags, np.array([0]), bag_cost=10.0)
-    assert priced[0, 8] == plain[0, 8] == 30  # a bag each
-    assert priced[0, 7] == plain[0, 7] + 20 == 48  # their two bags count for the side
-    assert priced[0, 9] == plain[0, 9] - 20  # our two bags
-    values = np.full((1, 4, 52), -1, dtype=np.int64)
-    four, nine = DECK.card_id("4C"), DECK.card_id("9C")
-    values[0, :, four], values[0, :, nine] = 3, 2
-    legal = np.array([DECK.mask(["4C", "9C"])], dtype=np.uint64)
-    assert choose_cards(values, plain, np.array([5]), legal, DECK).tolist() == [four]
-    assert choose_cards(values, priced, np.array([5]), legal, DECK).tolist() == [nine]
+    their_bags = np.clip(13 - np.arange(14) - 4, 0, None)
+    assert np.array_equal(priced[0], plain[0] + 10 * their_bags)
 
 
-def test_the_default_bag_cost_is_the_rules_price() -> None:
+def test_the_rules_price_of_a_bag() -> None:
     assert bag_price(Rules()) == 10.0
     assert bag_price(Rules(bag_penalty_enabled=False)) == 0.0
     assert bag_price(Rules(), 0.0) == 0.0 and bag_price(Rules(), 3.5) == 3.5
-    assert make_player("counting+pimc").player.params.bag_cost == -1.0  # -1: the rules' price
+    assert make_player("counting+pimc").player.params.bag_cost == 0.0  # off by default (docs/players.md)
+    assert make_player("counting+pimc(bag_cost=-1)").player.params.bag_cost == -1.0  # the rules' price
 
 
 def test_trick_value_counts_tricks_only_until_the_contract_is_made() -> None:
