@@ -71,7 +71,7 @@ def test_choice_is_by_score_not_tricks_and_ties_go_cheap() -> None:
 
 def test_a_bag_costs_its_long_run_price_once_the_contract_is_made() -> None:
     """Both contracts made (7 and the opponents' 4) with two tricks to play: every trick left is somebody's bag.
-    At its point alone (`bag_cost=0`, the default) pimc takes both with the 4C (72 - 40 = 32 against 70 - 42 =
+    At its point alone (`bag_cost=0`) pimc takes both with the 4C (72 - 40 = 32 against 70 - 42 =
     28 for the 9C, which takes none); at the long-run price (100 points per 10 bags) a bag costs its taker
     10 - 1 = 9, so the 9C gives them away: (70 - 0) - (42 - 20) = 48 against (72 - 20) - 40 = 12."""
     bids, won, no_bags = np.array([[4, 2, 3, 2]]), np.array([[4, 2, 3, 2]]), np.array([[0, 0]])
@@ -100,8 +100,7 @@ def test_the_rules_price_of_a_bag() -> None:
     assert bag_price(Rules()) == 10.0
     assert bag_price(Rules(bag_penalty_enabled=False)) == 0.0
     assert bag_price(Rules(), 0.0) == 0.0 and bag_price(Rules(), 3.5) == 3.5
-    assert make_player("counting+pimc").player.params.bag_cost == 0.0  # off by default (docs/players.md)
-    assert make_player("counting+pimc(bag_cost=-1)").player.params.bag_cost == -1.0  # the rules' price
+    assert make_player("counting+pimc").player.params.bag_cost == -1.0  # by default the rules' price
 
 
 def test_trick_value_counts_tricks_only_until_the_contract_is_made() -> None:

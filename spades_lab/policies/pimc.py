@@ -16,14 +16,13 @@ opponents' score counts because a set of their contract is worth as much as a ma
 until the contract is in); measured, it changes neither the DD tricks lost nor the points (docs/players.md).
 
 A bag is worth more than the point the hand score gives it: every `bag_threshold` bags cost
-`bag_penalty` points sooner or later. With `bag_cost` > 0 (or -1: the rules' long-run price,
-`bag_penalty / bag_threshold`, 10 under the standard rules, 0 with bag penalties off) each bag a side
-takes this hand is charged that many points on top of the penalty when it falls this hand, once the
-side's contract is already made (before, a trick more in a sampled world is DD optimism as often as
-a bag); the opponents' bags count for the side. With both contracts made the search then gives a
-spare trick away instead of taking it. Off by default (0): measured over 200 duplicate deals with the
-charge applied from the first searched trick, bags fell by half but sets rose and the side lost 44
-points per game (docs/players.md).
+`bag_penalty` points sooner or later. So each bag a side takes this hand is charged `bag_cost` points
+(by default -1: the rules' long-run price, `bag_penalty / bag_threshold`, 10 under the standard
+rules, 0 with bag penalties off) on top of the penalty when it falls this hand, once the side's
+contract is already made (before, a trick more in a sampled world is DD optimism as often as a bag);
+the opponents' bags count for the side. With both contracts made the search then gives a spare trick
+away instead of taking it. Measured over 200 duplicate deals against `pimc(bag_cost=0)`, the search
+that valued a bag at its point alone: +45 points per game (docs/players.md).
 
 While a nil bid is live the search also asks, per world and card, whether the nil ends made or
 broken double dummy (`spades_lab.policies.nilsearch`: the solver's own nil objective, the nil's
@@ -80,7 +79,7 @@ class PimcParams(ExpertParams):
     bid_weight: float = 0.5  # worlds resampled by exp(-w * sum (count - bid target)^2) over the other seats; 0: uniform
     oversample: int = 8  # with bid_weight > 0: candidate worlds drawn per kept world
     trick_value: float = 0.0  # points added per trick the side ends with, while its contract is not yet made
-    bag_cost: float = 0.0  # points per bag taken once the contract is made; -1: the rules' bag_penalty / bag_threshold
+    bag_cost: float = -1.0  # points per bag taken once the contract is made; -1: the rules' bag_penalty / bag_threshold
 
     # the bounds keep a decision's arrays finite (worlds x oversample candidate deals per table)
     POLICY: ClassVar[str] = "pimc play"
