@@ -68,7 +68,10 @@ def test_an_interrupted_run_keeps_the_chunks_in_play_and_the_rerun_plays_only_th
     out = tmp_path / "run"
     args = ["tournament", "--entrant", PAIR[0], "--entrant", PAIR[1], "--games", "600", "--seed", "4",
             "--hand-cap", "8", "--chunk-games", "60", "--workers", "2", "--out", str(out), "--quiet"]  # fmt: skip
-    proc = subprocess.Popen([sys.executable, "-m", "spades_lab.cli", *args, "--batch-size", "8"], env=ENV,
+    # 7 tables against 60-game chunks: every game lasts the 8 capped hands, so the tables start and end their games
+    # together, and a chunk's last game ends with the batch's last only every 7th chunk; at any signal before that,
+    # a player that has finished a chunk already has the next one in play
+    proc = subprocess.Popen([sys.executable, "-m", "spades_lab.cli", *args, "--batch-size", "7"], env=ENV,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)  # fmt: skip
     try:
         deadline = time.time() + 120
@@ -123,7 +126,10 @@ def test_workers_exit_when_their_parent_is_killed_in_the_middle_of_a_run(tmp_pat
     out = tmp_path / "run"
     args = ["tournament", "--entrant", PAIR[0], "--entrant", PAIR[1], "--games", "4000", "--seed", "4",
             "--hand-cap", "8", "--chunk-games", "50", "--workers", "2", "--out", str(out), "--quiet"]  # fmt: skip
-    proc = subprocess.Popen([sys.executable, "-m", "spades_lab.cli", *args, "--batch-size", "8"], env=ENV,
+    # 7 tables against 60-game chunks: every game lasts the 8 capped hands, so the tables start and end their games
+    # together, and a chunk's last game ends with the batch's last only every 7th chunk; at any signal before that,
+    # a player that has finished a chunk already has the next one in play
+    proc = subprocess.Popen([sys.executable, "-m", "spades_lab.cli", *args, "--batch-size", "7"], env=ENV,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
     try:
         deadline = time.time() + 120
