@@ -7,6 +7,9 @@ lead rule, the jokers decks, Duel, first-trick rules and the nil objective.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import zlib
 from functools import cache
 
@@ -323,3 +326,36 @@ def test_bad_python_input_gets_one_clear_error(what: str) -> None:
     call, message = BAD_CALLS[what]
     with pytest.raises(dd.DDError, match=message):
         call()
+
+
+CACHE_CHECK = """
+import sys
+import numpy as np
+from spades_lab import dd
+from spades_lab.compiled import cached
+from spades_lab.dd.solver import solve_batch, values_batch
+before = [cached(k) for k in (solve_batch, values_batch)]
+print(before)
+if all(before):
+    dd.solve([["AS KS", "QS JS", "AH KH", "QH JH"]], 0)
+    print(sum(solve_batch.stats.cache_hits.values()), sum(solve_batch.stats.cache_misses.values()))
+"""
+
+
+def test_a_new_process_loads_the_search_from_numbas_cache(tmp_path) -> None:
+    """The search is a loop, not a recursion, so numba caches it: a process after the first loads the
+    compiled search (a cache hit, no word of compiling), and with an empty cache each kernel says it
+    will compile."""
+    # this process compiles (or loads) both kernels, which leaves them in the package's cache
+    dd.solve([["AS KS", "QS JS", "AH KH", "QH JH"]], 0)
+    dd.card_values(np.array([[0b11, 0b1100, 0b110000, 0b11000000]], dtype=np.uint64), np.full((1, 4), -1),
+                   np.array([0]), np.array([True]))  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    warm = subprocess.run([sys.executable, "-c", CACHE_CHECK], capture_output=True, text=True, env=env, timeout=300)
+    assert warm.returncode == 0, warm.stderr
+    assert warm.stdout.split("\n")[:2] == ["[True, True]", "1 0"], warm.stdout
+    assert "compiling" not in warm.stderr
+    cold = subprocess.run([sys.executable, "-c", CACHE_CHECK], capture_output=True, text=True, timeout=300,
+                          env={**env, "NUMBA_CACHE_DIR": str(tmp_path)})  # fmt: skip
+    assert cold.returncode == 0, cold.stderr
+    assert cold.stdout.strip() == "[False, False]"

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from spades_lab.cards import CardError, Deck
+from spades_lab.compiled import cached
 from spades_lab.dd.search import FIRST_TWO_OF_CLUBS, UNCAPPED, legal_mask
 from spades_lab.dd.solver import FIRST_RULES, DDError, Solver, solve_batch, values_batch
 from spades_lab.rules import Rules, load_rules
@@ -22,12 +23,17 @@ from spades_lab.rules import Rules, load_rules
 RulesLike = Rules | str | dict | None
 
 
+DD_COMPILE_SECONDS = 25
+"""Measured first compilation of the search (a fresh numba cache, the first full-deal solve)."""
+
+
 def _announce_compile(kernel: Any) -> None:
-    """Say so before the first solve of a process: the search is recursive, which numba cannot cache,
-    so each process compiles it once (tens of seconds) before its first answer."""
-    if not kernel.signatures:
+    """Say so before a solve that compiles the search: the first use after installing (or changing) the
+    package, tens of seconds; every later process loads it from numba's cache."""
+    if not cached(kernel):
         print(
-            "spades_lab.dd: compiling the double-dummy search for this process (once, about 20-60 s)",
+            f"spades_lab.dd: compiling the double-dummy search (first use only, about {DD_COMPILE_SECONDS} s;"
+            " cached for later processes)",
             file=sys.stderr,
             flush=True,
         )

@@ -426,13 +426,147 @@ def _last_trick(
     return (1 if side_of(win_seat) == 0 else 0), rel
 
 
-# numba's cache cannot reload a self-recursive function (it crashes): compiled per process. Without
-# NRT (`_nrt`, numba's flag; probe makes no array) each recursive call skips the atomic reference
-# count updates of its array arguments: about 13% less CPU per solve, the same nodes.
+# The search walks its tree with an explicit stack (one row of `stack` and `stack_masks` per depth:
+# the node's moves, their scores and its frame) rather than by recursion, because numba can cache
+# a loop but not a self-recursive function: a new process loads the compiled search from the cache
+# in a moment instead of compiling it for tens of seconds. Without NRT (`_nrt`, numba's flag; probe
+# makes no array) calls into the helpers skip the atomic reference counts of their array arguments.
 _NO_NRT: dict[str, Any] = {"_nrt": False}
 
+MOVES, SCORES, FRAME = 0, 1, 2
+"""Planes of `stack[depth]`: the node's ordered moves, the ordering's scratch scores, its frame."""
 
-@njit(cache=False, **_NO_NRT)
+# the frame of a node while one of its moves is searched (`stack[depth, FRAME]`)
+F_LEADER, F_BROKEN, F_K, F_LED, F_WIN_CARD, F_WIN_SEAT, F_TARGET, F_FIRST = range(8)
+F_SEAT, F_N, F_KILLER, F_I, F_RESULT, F_STORED, F_CARD, F_NEXT_WIN = range(8, 16)
+# and its card masks (`stack_masks[depth]`)
+M_TRICK, M_HAND, M_LEGAL, M_SEPARATORS, M_REL, M_SKIP, M_SHAPE, M_W0, M_W1, M_EVERYONE, M_NEXT_TRICK = range(11)
+
+STACK_DEPTH = 64
+"""Rows of the stack: one per card played below the root, 52 at most."""
+
+
+def new_stack() -> tuple[np.ndarray, np.ndarray]:
+    """The search's working stack: `stack` [depth, plane, MAX_MOVES] int64 and `stack_masks` [depth, 16] uint64."""
+    return np.zeros((STACK_DEPTH, 3, MAX_MOVES), dtype=np.int64), np.zeros((STACK_DEPTH, 16), dtype=np.uint64)
+
+
+@njit(cache=True, **_NO_NRT)
+def _known_bound(
+    hands: np.ndarray,
+    players: int,
+    leader: int,
+    broken: bool,
+    target: int,
+    nil_seat: int,
+    rem: int,
+    everyone: np.uint64,
+    shape: np.uint64,
+    w0: np.uint64,
+    w1: np.uint64,
+    tt_index: np.ndarray,
+    tt_keys: np.ndarray,
+    tt_meta: np.ndarray,
+    suit_masks: np.ndarray,
+) -> tuple[int, np.uint64]:
+    """At a trick boundary: 1 when side 0 surely takes `target` of the `rem` tricks left, -1 when it
+    surely cannot, 0 when the table and the bounds do not tell; with the cards whose ranks the proof
+    used. A bound found here is saved in the table."""
+    verdict, rel = tt_probe(tt_index, tt_keys, tt_meta, shape, w0, w1, target, everyone, suit_masks)
+    if verdict != 0:
+        return verdict, rel
+    top_trump = highest(everyone & suit_masks[3])
+    if nil_seat >= 0:
+        # the highest trump wins the trick it falls on, so its holder takes at least one
+        if target <= 1 and top_trump >= 0 and hands[nil_seat] & BIT[top_trump] != ZERO:
+            rel = BIT[top_trump]
+            tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, 1, NO_UPPER)
+            return 1, rel
+        return 0, ZERO
+    qt, rel = quick_tricks(hands, players, leader, broken, suit_masks)
+    if side_of(leader) == 0:
+        if qt >= target:
+            tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, qt, NO_UPPER)
+            return 1, rel
+    elif rem - qt < target:
+        tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - qt)
+        return -1, rel
+    if top_trump < 0 and players == 4:
+        # no trumps left: when an opponent tops every suit the leader can lead, the first
+        # trick is theirs, so the leader's side cannot take every remaining trick
+        lho, rho = hands[(leader + 1) & 3], hands[(leader + 3) & 3]
+        ours = hands[leader] | hands[(leader + 2) & 3]
+        lost = True
+        rel = ZERO
+        for s in range(3):
+            sm = suit_masks[s]
+            if hands[leader] & sm == ZERO:
+                continue
+            their = highest((lho | rho) & sm)
+            if their < highest(ours & sm):
+                lost = False
+                break
+            rel |= BIT[their]
+        if lost:
+            if side_of(leader) == 0 and target >= rem:
+                tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - 1)
+                return -1, rel
+            if side_of(leader) == 1 and target <= 1:
+                tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, 1, NO_UPPER)
+                return 1, rel
+    if top_trump >= 0:
+        # a hand holding the top trumps in sequence wins a trick with each of them
+        holder = 0
+        for p in range(players):
+            if hands[p] & BIT[top_trump] != ZERO:
+                holder = p
+        run = top_trump
+        trumps = everyone & suit_masks[3]
+        while True:
+            nxt = highest(trumps & below(run))
+            if nxt < 0 or hands[holder] & BIT[nxt] == ZERO:
+                break
+            run = nxt
+        sure = popcount(hands[holder] & suit_masks[3] & ~below(run))
+        rel = BIT[run]
+        if side_of(holder) == 1 and target > rem - sure:
+            tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - sure)
+            return -1, rel
+        if side_of(holder) == 0 and target <= sure:
+            tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, sure, NO_UPPER)
+            return 1, rel
+        # each trump of one hand above every opposing trump takes a trick for its side (it
+        # wins the trick it falls on unless the partner's card beats it), one trick per card
+        for side in range(2):
+            opp_top = -1
+            for p in range(players):
+                if side_of(p) != side:
+                    opp_top = max(opp_top, highest(hands[p] & trumps))
+            sure = 0
+            best_mine = ZERO
+            for p in range(players):
+                if side_of(p) == side:
+                    mine = hands[p] & trumps & above(opp_top)
+                    cnt = popcount(mine)
+                    if cnt > sure:
+                        sure = cnt
+                        best_mine = mine
+            need = target if side == 0 else rem - target + 1
+            if sure < need:
+                continue
+            # the proof rests only on the `need` highest of them: pin the ranks from there up
+            for _ in range(sure - need):
+                best_mine ^= BIT[lowest(best_mine)]
+            rel = BIT[lowest(best_mine)]
+            if side == 1:
+                tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - need)
+                return -1, rel
+            tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, need, NO_UPPER)
+            return 1, rel
+    return 0, ZERO
+
+
+@njit(cache=True, **_NO_NRT)
 def probe(
     hands: np.ndarray,
     players: int,
@@ -450,8 +584,8 @@ def probe(
     tt_index: np.ndarray,
     tt_keys: np.ndarray,
     tt_meta: np.ndarray,
-    moves: np.ndarray,
-    scores: np.ndarray,
+    stack: np.ndarray,
+    stack_masks: np.ndarray,
     suit_of: np.ndarray,
     suit_masks: np.ndarray,
 ) -> tuple[bool, np.uint64]:
@@ -460,241 +594,167 @@ def probe(
     Returns the answer and the cards whose ranks the proof used (see `tt`): every card that won
     a trick by beating a card of its own suit, or that a bound relied on.
     `hands` holds the unplayed cards (it is changed and restored); `trick_mask` the cards on the
-    current trick; `depth` indexes the move buffers (one row per card played in this search).
+    current trick; `depth` is the stack row of this node (its children use the rows below it).
     With `nil_seat` >= 0 the objective is the nil one instead: the nil seat's opponents try to
     make it take `target` tricks (counting only tricks it wins itself), its partner helps it.
+
+    The walk is depth first: entering a node applies the bounds and orders its moves; each move
+    pushes the child's position (the node's frame is saved in its stack row); a child's answer
+    resumes its parent, which cuts (one card decides the node) or tries its next move.
     """
-    tt_meta[META_NODES] += 1
     max_side = 0 if nil_seat < 0 else 1 - side_of(nil_seat)
-    boundary = k == 0
-    stored = boundary and first_rule == FIRST_FREE
-    shape, w0, w1 = ZERO, ZERO, ZERO
-    everyone = hands[0] | hands[1]
-    if players == 4:
-        everyone |= hands[2] | hands[3]
-    if boundary:
-        rem = popcount(hands[leader])
-        if target <= 0:
-            return True, ZERO
-        if target > rem:
-            return False, ZERO
-        if rem == 1:
-            got, rel = _last_trick(hands, players, leader, nil_seat, suit_of)
-            return got >= target, rel
-    if stored:
-        shape, w0, w1 = position_code(hands, players, leader, broken, nil_seat, suit_masks)
-        verdict, rel = tt_probe(tt_index, tt_keys, tt_meta, shape, w0, w1, target, everyone, suit_masks)
-        if verdict != 0:
-            return verdict > 0, rel
-        top_trump = highest(everyone & suit_masks[3])
-        if nil_seat >= 0:
-            # the highest trump wins the trick it falls on, so its holder takes at least one
-            if target <= 1 and top_trump >= 0 and hands[nil_seat] & BIT[top_trump] != ZERO:
-                rel = BIT[top_trump]
-                tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, 1, NO_UPPER)
-                return True, rel
+    d = depth
+    ok, rel = False, ZERO  # the answer of the node just finished
+    seat = n = killer = i = c = n_win = 0
+    result = stored = False
+    hand = legal = separators = rel_all = skip = shape = w0 = w1 = everyone = t_mask = ZERO
+    entering = True
+    while True:
+        answered = False
+        if entering:
+            tt_meta[META_NODES] += 1
+            boundary = k == 0
+            stored = boundary and first_rule == FIRST_FREE
+            everyone = hands[0] | hands[1]
+            if players == 4:
+                everyone |= hands[2] | hands[3]
+            rem = 0
+            if boundary:
+                rem = popcount(hands[leader])
+                if target <= 0:
+                    ok, rel, answered = True, ZERO, True
+                elif target > rem:
+                    ok, rel, answered = False, ZERO, True
+                elif rem == 1:
+                    got, rel = _last_trick(hands, players, leader, nil_seat, suit_of)
+                    ok, answered = got >= target, True
+            if stored and not answered:
+                shape, w0, w1 = position_code(hands, players, leader, broken, nil_seat, suit_masks)
+                verdict, rel = _known_bound(hands, players, leader, broken, target, nil_seat, rem, everyone, shape, w0,
+                                            w1, tt_index, tt_keys, tt_meta, suit_masks)  # fmt: skip
+                if verdict != 0:
+                    ok, answered = verdict > 0, True
+            if not answered:
+                seat = (leader + k) % players
+                hand = hands[seat]
+                legal = legal_mask(hand, boundary, led_suit, broken, first_rule, suit_masks)
+                separators = trick_mask | (everyone & ~hand)
+                reps = representatives(legal, separators, suit_masks)
+                n = _order_moves(reps, hands, players, seat, boundary, k == players - 1, k == 2 and players == 4, led_suit,
+                                 win_card, win_seat, suit_of, suit_masks, stack[d, MOVES], stack[d, SCORES])  # fmt: skip
+                killer = -1
+                if stored:
+                    # the killer lead: the card that last decided a trick-boundary node with this many tricks
+                    # left and this leader, tried first when it is still held (its run's representative)
+                    killer = META_KILLERS + 4 * rem + seat
+                    kc = tt_meta[killer] - 1
+                    if kc >= 0 and BIT[kc] & legal != ZERO:
+                        first = representative_of(kc, legal, separators, suit_of, suit_masks)
+                        for j in range(1, n):
+                            if stack[d, MOVES, j] == first:
+                                for jj in range(j, 0, -1):
+                                    stack[d, MOVES, jj] = stack[d, MOVES, jj - 1]
+                                stack[d, MOVES, 0] = first
+                                break
+                result = side_of(seat) != max_side
+                rel_all = ZERO
+                skip = ZERO
+                i = 0
         else:
-            qt, rel = quick_tricks(hands, players, leader, broken, suit_masks)
-            if side_of(leader) == 0:
-                if qt >= target:
-                    tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, qt, NO_UPPER)
-                    return True, rel
-            elif rem - qt < target:
-                tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - qt)
-                return False, rel
-            if top_trump < 0 and players == 4:
-                # no trumps left: when an opponent tops every suit the leader can lead, the first
-                # trick is theirs, so the leader's side cannot take every remaining trick
-                lho, rho = hands[(leader + 1) & 3], hands[(leader + 3) & 3]
-                ours = hands[leader] | hands[(leader + 2) & 3]
-                lost = True
-                rel = ZERO
-                for s in range(3):
-                    sm = suit_masks[s]
-                    if hands[leader] & sm == ZERO:
-                        continue
-                    their = highest((lho | rho) & sm)
-                    if their < highest(ours & sm):
-                        lost = False
-                        break
-                    rel |= BIT[their]
-                if lost:
-                    if side_of(leader) == 0 and target >= rem:
-                        tt_save(
-                            tt_index,
-                            tt_keys,
-                            tt_meta,
-                            shape,
-                            w0,
-                            w1,
-                            rel,
-                            everyone,
-                            suit_masks,
-                            NO_LOWER,
-                            rem - 1,
-                        )
-                        return False, rel
-                    if side_of(leader) == 1 and target <= 1:
-                        tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, 1, NO_UPPER)
-                        return True, rel
-            if top_trump >= 0:
-                # a hand holding the top trumps in sequence wins a trick with each of them
-                holder = 0
-                for p in range(players):
-                    if hands[p] & BIT[top_trump] != ZERO:
-                        holder = p
-                run = top_trump
-                trumps = everyone & suit_masks[3]
-                while True:
-                    nxt = highest(trumps & below(run))
-                    if nxt < 0 or hands[holder] & BIT[nxt] == ZERO:
-                        break
-                    run = nxt
-                sure = popcount(hands[holder] & suit_masks[3] & ~below(run))
-                rel = BIT[run]
-                if side_of(holder) == 1 and target > rem - sure:
-                    tt_save(
-                        tt_index,
-                        tt_keys,
-                        tt_meta,
-                        shape,
-                        w0,
-                        w1,
-                        rel,
-                        everyone,
-                        suit_masks,
-                        NO_LOWER,
-                        rem - sure,
-                    )
-                    return False, rel
-                if side_of(holder) == 0 and target <= sure:
-                    tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, sure, NO_UPPER)
-                    return True, rel
-                # each trump of one hand above every opposing trump takes a trick for its side (it
-                # wins the trick it falls on unless the partner's card beats it), one trick per card
-                for side in range(2):
-                    opp_top = -1
-                    for p in range(players):
-                        if side_of(p) != side:
-                            opp_top = max(opp_top, highest(hands[p] & trumps))
-                    sure = 0
-                    best_mine = ZERO
-                    for p in range(players):
-                        if side_of(p) == side:
-                            mine = hands[p] & trumps & above(opp_top)
-                            cnt = popcount(mine)
-                            if cnt > sure:
-                                sure = cnt
-                                best_mine = mine
-                    need = target if side == 0 else rem - target + 1
-                    if sure < need:
-                        continue
-                    # the proof rests only on the `need` highest of them: pin the ranks from there up
-                    for _ in range(sure - need):
-                        best_mine ^= BIT[lowest(best_mine)]
-                    rel = BIT[lowest(best_mine)]
-                    if side == 1:
-                        tt_save(
-                            tt_index,
-                            tt_keys,
-                            tt_meta,
-                            shape,
-                            w0,
-                            w1,
-                            rel,
-                            everyone,
-                            suit_masks,
-                            NO_LOWER,
-                            rem - need,
-                        )
-                        return False, rel
-                    tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, need, NO_UPPER)
-                    return True, rel
-    seat = (leader + k) % players
-    hand = hands[seat]
-    legal = legal_mask(hand, boundary, led_suit, broken, first_rule, suit_masks)
-    separators = trick_mask | (everyone & ~hand)
-    reps = representatives(legal, separators, suit_masks)
-    n = _order_moves(reps, hands, players, seat, boundary, k == players - 1, k == 2 and players == 4, led_suit, win_card, win_seat, suit_of, suit_masks,
-                     moves[depth], scores[depth])  # fmt: skip
-    killer = -1
-    if stored:
-        # the killer lead: the card that last decided a trick-boundary node with this many tricks
-        # left and this leader, tried first when it is still held (its run's representative)
-        killer = META_KILLERS + 4 * rem + seat
-        kc = tt_meta[killer] - 1
-        if kc >= 0 and BIT[kc] & legal != ZERO:
-            first = representative_of(kc, legal, separators, suit_of, suit_masks)
-            for i in range(1, n):
-                if moves[depth, i] == first:
-                    for j in range(i, 0, -1):
-                        moves[depth, j] = moves[depth, j - 1]
-                    moves[depth, 0] = first
-                    break
-    my_side = side_of(seat)
-    result = my_side != max_side
-    rel_all = ZERO
-    skip = ZERO
-    for i in range(n):
-        c = moves[depth, i]
-        bit = BIT[c]
-        if bit & skip != ZERO:
-            continue
-        s = suit_of[c]
-        if boundary:
-            n_led, n_win, n_seat = s, c, seat
-        else:
-            n_led, n_win, n_seat = led_suit, win_card, win_seat
-            ws = suit_of[win_card]
-            if (s == ws and c > win_card) or (s == 3 and ws != 3):
-                n_win, n_seat = c, seat
-        hands[seat] = hand ^ bit
-        if k + 1 == players:
-            if nil_seat < 0:
-                gained = 1 if side_of(n_seat) == 0 else 0
+            # back at node d with the answer (ok, rel) of its move i: reload its frame
+            fr = stack[d, FRAME]
+            ms = stack_masks[d]
+            leader, broken, k, led_suit = fr[F_LEADER], fr[F_BROKEN] != 0, fr[F_K], fr[F_LED]
+            win_card, win_seat, target, first_rule = fr[F_WIN_CARD], fr[F_WIN_SEAT], fr[F_TARGET], fr[F_FIRST]
+            seat, n, killer, i = fr[F_SEAT], fr[F_N], fr[F_KILLER], fr[F_I]
+            result, stored, c, n_win = fr[F_RESULT] != 0, fr[F_STORED] != 0, fr[F_CARD], fr[F_NEXT_WIN]
+            trick_mask, hand, legal, separators = ms[M_TRICK], ms[M_HAND], ms[M_LEGAL], ms[M_SEPARATORS]
+            rel_all, skip, shape, w0, w1 = ms[M_REL], ms[M_SKIP], ms[M_SHAPE], ms[M_W0], ms[M_W1]
+            everyone, t_mask = ms[M_EVERYONE], ms[M_NEXT_TRICK]
+            hands[seat] = hand
+            bit = BIT[c]
+            if k + 1 == players:
+                # the winner's rank mattered if it beat a card of its own suit
+                if t_mask & suit_masks[suit_of[n_win]] & below(n_win) != ZERO:
+                    rel |= BIT[n_win]
+            if (side_of(seat) == max_side) == ok:
+                # a cut: this one card decides the node
+                tt_meta[META_CUTS] += 1
+                if i == 0:
+                    tt_meta[META_FIRST_CUTS] += 1
+                tt_meta[META_LATE_MOVES] += i
+                result = ok
+                rel_all = rel
+                if killer >= 0:
+                    tt_meta[killer] = c + 1
+                i = n
             else:
-                gained = 1 if n_seat == nil_seat else 0
-            t_mask = trick_mask | bit
-            n_broken = broken or t_mask & suit_masks[3] != ZERO
-            ok, rel = probe(hands, players, n_seat, n_broken, 0, -1, -1, -1, ZERO, target - gained, FIRST_FREE,
-                            depth + 1, nil_seat, tt_index, tt_keys, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
-            # the winner's rank mattered if it beat a card of its own suit
-            if t_mask & suit_masks[suit_of[n_win]] & below(n_win) != ZERO:
-                rel |= BIT[n_win]
-        else:
-            ok, rel = probe(hands, players, leader, broken, k + 1, n_led, n_win, n_seat, trick_mask | bit, target,
-                            first_rule, depth + 1, nil_seat, tt_index, tt_keys, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
-        hands[seat] = hand
-        if (my_side == max_side) == ok:
-            # a cut: this one card decides the node
-            tt_meta[META_CUTS] += 1
-            if i == 0:
-                tt_meta[META_FIRST_CUTS] += 1
-            tt_meta[META_LATE_MOVES] += i
-            result = ok
-            rel_all = rel
-            if killer >= 0:
-                tt_meta[killer] = c + 1
-            break
-        rel_all |= rel
-        # the proof never used this card's rank: any other card of the suit below every card whose
-        # rank it used plays the same (same trick outcomes, same positions up to small cards)
-        sm = suit_masks[s]
-        r = rel & sm
-        if r != ZERO and run_above(c, legal, separators, sm) & ~below(lowest(r)) != ZERO:
-            # the card stood for its run, but the proof pinned ranks inside the run: where the
-            # run's higher cards are not touching it (the table's other positions), they are other
-            # moves this proof never tried, so the run's bottom rank is part of the proof
-            rel_all |= bit
-        thr = below(lowest(r)) if r != ZERO else sm
-        if bit & thr != ZERO:
-            skip |= hand & sm & thr
-    if stored:
-        if result:
-            tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel_all, everyone, suit_masks, target, NO_UPPER)
-        else:
-            tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel_all, everyone, suit_masks, NO_LOWER, target - 1)
-    return result, rel_all
+                rel_all |= rel
+                # the proof never used this card's rank: any other card of the suit below every card whose
+                # rank it used plays the same (same trick outcomes, same positions up to small cards)
+                sm = suit_masks[suit_of[c]]
+                r = rel & sm
+                if r != ZERO and run_above(c, legal, separators, sm) & ~below(lowest(r)) != ZERO:
+                    # the card stood for its run, but the proof pinned ranks inside the run: where the
+                    # run's higher cards are not touching it (the table's other positions), they are other
+                    # moves this proof never tried, so the run's bottom rank is part of the proof
+                    rel_all |= bit
+                thr = below(lowest(r)) if r != ZERO else sm
+                if bit & thr != ZERO:
+                    skip |= hand & sm & thr
+                i += 1
+        if not answered:
+            while i < n and BIT[stack[d, MOVES, i]] & skip != ZERO:
+                i += 1
+            if i < n:
+                # search move i: save this node's frame, then enter the child
+                c = stack[d, MOVES, i]
+                bit = BIT[c]
+                s = suit_of[c]
+                if k == 0:
+                    n_led, n_win, n_seat = s, c, seat
+                else:
+                    n_led, n_win, n_seat = led_suit, win_card, win_seat
+                    ws = suit_of[win_card]
+                    if (s == ws and c > win_card) or (s == 3 and ws != 3):
+                        n_win, n_seat = c, seat
+                t_mask = trick_mask | bit
+                fr = stack[d, FRAME]
+                ms = stack_masks[d]
+                fr[F_LEADER], fr[F_BROKEN], fr[F_K], fr[F_LED] = leader, 1 if broken else 0, k, led_suit
+                fr[F_WIN_CARD], fr[F_WIN_SEAT], fr[F_TARGET], fr[F_FIRST] = win_card, win_seat, target, first_rule
+                fr[F_SEAT], fr[F_N], fr[F_KILLER], fr[F_I] = seat, n, killer, i
+                fr[F_RESULT], fr[F_STORED] = 1 if result else 0, 1 if stored else 0
+                fr[F_CARD], fr[F_NEXT_WIN] = c, n_win
+                ms[M_TRICK], ms[M_HAND], ms[M_LEGAL], ms[M_SEPARATORS] = trick_mask, hand, legal, separators
+                ms[M_REL], ms[M_SKIP], ms[M_SHAPE], ms[M_W0], ms[M_W1] = rel_all, skip, shape, w0, w1
+                ms[M_EVERYONE], ms[M_NEXT_TRICK] = everyone, t_mask
+                hands[seat] = hand ^ bit
+                if k + 1 == players:
+                    if nil_seat < 0:
+                        gained = 1 if side_of(n_seat) == 0 else 0
+                    else:
+                        gained = 1 if n_seat == nil_seat else 0
+                    broken = broken or t_mask & suit_masks[3] != ZERO
+                    leader, k, led_suit, win_card, win_seat = n_seat, 0, -1, -1, -1
+                    trick_mask, target, first_rule = ZERO, target - gained, FIRST_FREE
+                else:
+                    k, led_suit, win_card, win_seat, trick_mask = k + 1, n_led, n_win, n_seat, t_mask
+                d += 1
+                entering = True
+                continue
+            if stored:
+                if result:
+                    tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel_all, everyone, suit_masks, target, NO_UPPER)
+                else:
+                    tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel_all, everyone, suit_masks, NO_LOWER,
+                            target - 1)  # fmt: skip
+            ok, rel = result, rel_all
+        # node d has its answer (ok, rel): give it to its parent
+        if d == depth:
+            return ok, rel
+        d -= 1
+        entering = False
 
 
 @njit(cache=True)
@@ -719,7 +779,7 @@ def trick_state(
     return led, win_card, win_seat, mask
 
 
-@njit(cache=False)  # calls the recursive probe, which numba cannot cache
+@njit(cache=True)
 def best_value(
     hands: np.ndarray,
     players: int,
@@ -734,8 +794,8 @@ def best_value(
     tt_index: np.ndarray,
     tt_keys: np.ndarray,
     tt_meta: np.ndarray,
-    moves: np.ndarray,
-    scores: np.ndarray,
+    stack: np.ndarray,
+    stack_masks: np.ndarray,
     suit_of: np.ndarray,
     suit_masks: np.ndarray,
 ) -> int:
@@ -762,7 +822,7 @@ def best_value(
         else:
             mid = (lo + hi + 1) // 2
         ok, _ = probe(hands, players, leader, broken, k, led, win_card, win_seat, mask, mid, first_rule, 0, nil_seat,
-                      tt_index, tt_keys, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
+                      tt_index, tt_keys, tt_meta, stack, stack_masks, suit_of, suit_masks)  # fmt: skip
         last_ok = ok
         if ok:
             lo = mid
@@ -771,7 +831,7 @@ def best_value(
     return lo
 
 
-@njit(cache=False)  # calls the recursive probe, which numba cannot cache
+@njit(cache=True)
 def card_values(
     hands: np.ndarray,
     players: int,
@@ -783,8 +843,8 @@ def card_values(
     tt_index: np.ndarray,
     tt_keys: np.ndarray,
     tt_meta: np.ndarray,
-    moves: np.ndarray,
-    scores: np.ndarray,
+    stack: np.ndarray,
+    stack_masks: np.ndarray,
     suit_of: np.ndarray,
     suit_masks: np.ndarray,
     out: np.ndarray,
@@ -819,10 +879,10 @@ def card_values(
             gained = 1 if side_of(w_seat) == 0 else 0
             n_broken = broken or t_mask & suit_masks[3] != ZERO
             v0 = gained + best_value(hands, players, w_seat, n_broken, trick, 0, FIRST_FREE, -1, prev - gained, UNCAPPED,
-                                     tt_index, tt_keys, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
+                                     tt_index, tt_keys, tt_meta, stack, stack_masks, suit_of, suit_masks)  # fmt: skip
         else:
             v0 = best_value(hands, players, leader, broken, trick, k + 1, first_rule, -1, prev, UNCAPPED,
-                            tt_index, tt_keys, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
+                            tt_index, tt_keys, tt_meta, stack, stack_masks, suit_of, suit_masks)  # fmt: skip
         hands[seat] = hand
         prev = v0
         out[c] = v0 if side_of(seat) == 0 else total - v0

@@ -15,9 +15,9 @@ from spades_lab.dd.search import (
     FIRST_FREE,
     FIRST_LOWEST_CLUBS,
     FIRST_TWO_OF_CLUBS,
-    MAX_MOVES,
     best_value,
     card_values,
+    new_stack,
 )
 from spades_lab.dd.tt import (
     DEFAULT_BITS,
@@ -48,7 +48,7 @@ FIRST_RULES = {"left_of_dealer": FIRST_FREE, "two_of_clubs": FIRST_TWO_OF_CLUBS,
 class Solver:
     """Working memory of the search for one rules' deck and number of players.
 
-    `arrays` is the tuple (tt_index, tt_keys, tt_meta, moves, scores, suit_of, suit_masks)
+    `arrays` is the tuple (tt_index, tt_keys, tt_meta, stack, stack_masks, suit_of, suit_masks)
     that the numba-level functions take after their position arguments.
     """
 
@@ -74,11 +74,10 @@ class Solver:
         self.players = self.rules.players
         self.first_rule = FIRST_RULES[self.rules.first_lead]
         tt_index, tt_keys, tt_meta = new_table(tt_bits)
-        moves = np.zeros((64, MAX_MOVES), dtype=np.int64)
-        scores = np.zeros((64, MAX_MOVES), dtype=np.int64)
+        stack, stack_masks = new_stack()
         suit_of = self.deck.suit_of.astype(np.int64)
         suit_masks = self.deck.suit_masks.copy()
-        self.arrays = (tt_index, tt_keys, tt_meta, moves, scores, suit_of, suit_masks)
+        self.arrays = (tt_index, tt_keys, tt_meta, stack, stack_masks, suit_of, suit_masks)
 
     def clear(self) -> None:
         """Forget every proof and zero the counters, so the next solve starts as a fresh solver would."""
@@ -114,7 +113,7 @@ def first_rule_for(hands: np.ndarray, players: int, k: int, first_rule: int) -> 
     return first_rule if held + k == 13 * players else FIRST_FREE
 
 
-@njit(cache=False)  # calls the recursive probe, which numba cannot cache
+@njit(cache=True)
 def solve_batch(
     hands: np.ndarray,
     leader: np.ndarray,
@@ -126,8 +125,8 @@ def solve_batch(
     tt_index: np.ndarray,
     tt_keys: np.ndarray,
     tt_meta: np.ndarray,
-    moves: np.ndarray,
-    scores: np.ndarray,
+    stack: np.ndarray,
+    stack_masks: np.ndarray,
     suit_of: np.ndarray,
     suit_masks: np.ndarray,
 ) -> np.ndarray:
@@ -146,11 +145,11 @@ def solve_batch(
             same = same and hands[t, p] == hands[t - 1, p]
         guess = out[t - 1] if same else -1
         out[t] = best_value(row, players, leader[t], broken[t], trick, 0, rule, nil_seat[t], guess, cap,
-                            tt_index, tt_keys, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
+                            tt_index, tt_keys, tt_meta, stack, stack_masks, suit_of, suit_masks)  # fmt: skip
     return out
 
 
-@njit(cache=False)  # calls the recursive probe, which numba cannot cache
+@njit(cache=True)
 def values_batch(
     hands: np.ndarray,
     trick: np.ndarray,
@@ -161,8 +160,8 @@ def values_batch(
     tt_index: np.ndarray,
     tt_keys: np.ndarray,
     tt_meta: np.ndarray,
-    moves: np.ndarray,
-    scores: np.ndarray,
+    stack: np.ndarray,
+    stack_masks: np.ndarray,
     suit_of: np.ndarray,
     suit_masks: np.ndarray,
 ) -> np.ndarray:
@@ -181,7 +180,7 @@ def values_batch(
                 k += 1
         rule = first_rule_for(row, players, k, first_rule)
         card_values(row, players, leader[t], broken[t], tr, k, rule,
-                    tt_index, tt_keys, tt_meta, moves, scores, suit_of, suit_masks, vals)  # fmt: skip
+                    tt_index, tt_keys, tt_meta, stack, stack_masks, suit_of, suit_masks, vals)  # fmt: skip
         for c in range(52):
             out[t, c] = vals[c]
     return out

@@ -23,7 +23,7 @@ from spades_lab.engine import trick as trick_rules
 from spades_lab.engine.bits import BIT, ONE, ZERO, lowest, popcount
 
 
-@njit(cache=False)  # calls the recursive probe, which numba cannot cache
+@njit(cache=True)
 def _nil_values(
     hands: np.ndarray,
     trick: np.ndarray,
@@ -35,8 +35,8 @@ def _nil_values(
     tt_index: np.ndarray,
     tt_keys: np.ndarray,
     tt_meta: np.ndarray,
-    moves: np.ndarray,
-    scores: np.ndarray,
+    stack: np.ndarray,
+    stack_masks: np.ndarray,
     suit_of: np.ndarray,
     suit_masks: np.ndarray,
 ) -> np.ndarray:
@@ -84,10 +84,10 @@ def _nil_values(
                     t_mask = mask | bit
                     n_broken = broken[t] or t_mask & suit_masks[3] != ZERO
                     hit, _ = probe(row, players, n_seat, n_broken, 0, -1, -1, -1, ZERO, 1, 0, 0, nil_seat[t],
-                                   tt_index, tt_keys, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
+                                   tt_index, tt_keys, tt_meta, stack, stack_masks, suit_of, suit_masks)  # fmt: skip
             else:
                 hit, _ = probe(row, players, lead, broken[t], k + 1, n_led, n_win, n_seat, mask | bit, 1, rule, 0,
-                               nil_seat[t], tt_index, tt_keys, tt_meta, moves, scores, suit_of, suit_masks)  # fmt: skip
+                               nil_seat[t], tt_index, tt_keys, tt_meta, stack, stack_masks, suit_of, suit_masks)  # fmt: skip
             row[seat] = hand
             out[t, c] = 1 if hit else 0
         m = legal & ~reps

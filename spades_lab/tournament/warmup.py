@@ -10,11 +10,12 @@ process (worker processes then load the cached kernels instead of each compiling
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Iterable, Sequence
 from typing import Any
+
+from spades_lab.compiled import cached
 
 COLD_COMPILE_SECONDS = 25
 """Measured first compilation of every kernel the default players use (see the module docstring)."""
@@ -46,16 +47,9 @@ def cold_kernels() -> list[str]:
     """
     cold = []
     for dispatcher in _package_dispatchers():
-        cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
-        if cache_file is None:
+        if getattr(getattr(dispatcher, "_cache", None), "_cache_file", None) is None:
             continue  # caching off for this kernel
-        name = dispatcher.py_func.__name__
-        try:
-            cached = os.path.exists(cache_file._index_path)
-            valid = bool(cache_file._load_index()) if cached else False
-        except Exception:
-            cached = valid = False
-        if name in CORE_KERNELS and not (cached and valid):
+        if dispatcher.py_func.__name__ in CORE_KERNELS and not cached(dispatcher):
             cold.append(dispatcher.py_func.__qualname__)
     return cold
 
