@@ -18,6 +18,7 @@ from spades_lab.cards import CardError, Deck
 from spades_lab.compiled import cached
 from spades_lab.dd.search import FIRST_TWO_OF_CLUBS, UNCAPPED, legal_mask
 from spades_lab.dd.solver import FIRST_RULES, DDError, Solver, solve_batch, values_batch
+from spades_lab.engine.trick import holder
 from spades_lab.rules import Rules, load_rules
 
 RulesLike = Rules | str | dict | None
@@ -361,11 +362,5 @@ def solve_position(
 
 
 def _trick_winner(trick: Sequence[int], deck: Deck) -> int:
-    """Position in play order of the card that wins a complete trick."""
-    best = 0
-    for j in range(1, len(trick)):
-        c, w = trick[j], trick[best]
-        s, ws = deck.suit_of[c], deck.suit_of[w]
-        if (s == ws and c > w) or (s == 3 and ws != 3):
-            best = j
-    return best
+    """Position in play order of the card that wins a complete trick (the engine's trick rule)."""
+    return trick.index(int(holder(np.asarray(trick, dtype=np.int64), deck.suit_masks)))

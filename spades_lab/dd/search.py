@@ -39,9 +39,20 @@ from spades_lab.dd.tt import (
     tt_save,
 )
 from spades_lab.engine.bits import BIT, ONE, ZERO, above, below, highest, lowest, popcount
+from spades_lab.engine.trick import (
+    FIRST_TRICK_FREE,
+    FIRST_TRICK_LOWEST_CLUBS,
+    FIRST_TRICK_TWO_OF_CLUBS,
+    legal_plays,
+    takes,
+)
 
-FIRST_FREE, FIRST_TWO_OF_CLUBS, FIRST_LOWEST_CLUBS = 0, 1, 2
-"""First-trick rule in force for the trick being played (only ever the hand's first trick)."""
+FIRST_FREE, FIRST_TWO_OF_CLUBS, FIRST_LOWEST_CLUBS = (
+    FIRST_TRICK_FREE,
+    FIRST_TRICK_TWO_OF_CLUBS,
+    FIRST_TRICK_LOWEST_CLUBS,
+)
+"""First-trick rule in force for the trick being played (only ever the hand's first trick): the engine's."""
 
 MAX_MOVES = 16
 
@@ -55,25 +66,14 @@ def side_of(seat: int) -> int:
     return seat & 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_mask(
     hand: np.uint64, leading: bool, led_suit: int, broken: bool, first_rule: int, suit_masks: np.ndarray
 ) -> np.uint64:
-    """Follow suit; no trump lead before trumps break unless only trumps are held; first-trick rules."""
-    if first_rule == FIRST_LOWEST_CLUBS:
-        clubs = hand & suit_masks[0]
-        if clubs != ZERO:
-            return clubs & (~clubs + ONE)
-        return hand
-    if leading:
-        if first_rule == FIRST_TWO_OF_CLUBS:
-            return hand & suit_masks[0] & (~(hand & suit_masks[0]) + ONE)
-        side = hand & ~suit_masks[3]
-        if side != ZERO and not broken:
-            return side
-        return hand
-    follow = hand & suit_masks[led_suit]
-    return follow if follow != ZERO else hand
+    """The engine's legal plays (`trick.legal_plays`); under the two-of-clubs rule the first leader holds
+    the deck's lowest club, which is its lowest club."""
+    clubs = hand & suit_masks[0]
+    return legal_plays(hand, leading, led_suit, broken, suit_masks, first_rule, lowest(clubs) if clubs != ZERO else 0)
 
 
 @njit(cache=True)
@@ -304,7 +304,7 @@ def _order_moves(
                     score -= 10
         else:
             ws = suit_of[win_card]
-            beats = (s == ws and c > win_card) or (s == 3 and ws != 3)
+            beats = takes(c, s, win_card, ws)
             partner_winning = side_of(win_seat) == side_of(seat)
             # can the next seat (an opponent: LHO) still beat the card that would hold the trick?
             nxt = ZERO if last else lho
@@ -416,7 +416,7 @@ def _last_trick(
         ws = suit_of[win_card]
         if s == ws:
             by_rank = True
-        if (s == ws and c > win_card) or (s == 3 and ws != 3):
+        if takes(c, s, win_card, ws):
             by_rank = s == ws
             win_card = c
             win_seat = seat
@@ -715,8 +715,7 @@ def probe(
                     n_led, n_win, n_seat = s, c, seat
                 else:
                     n_led, n_win, n_seat = led_suit, win_card, win_seat
-                    ws = suit_of[win_card]
-                    if (s == ws and c > win_card) or (s == 3 and ws != 3):
+                    if takes(c, s, win_card, suit_of[win_card]):
                         n_win, n_seat = c, seat
                 t_mask = trick_mask | bit
                 fr = stack[d, FRAME]
@@ -771,9 +770,7 @@ def trick_state(
     for j in range(1, k):
         c = trick[j]
         mask |= BIT[c]
-        s = suit_of[c]
-        ws = suit_of[win_card]
-        if (s == ws and c > win_card) or (s == 3 and ws != 3):
+        if takes(c, suit_of[c], win_card, suit_of[win_card]):
             win_card = c
             win_seat = (leader + j) % players
     return led, win_card, win_seat, mask
