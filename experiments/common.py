@@ -30,6 +30,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
 
 import spades_lab as sl  # noqa: E402
 from spades_lab.compare import across  # noqa: E402
@@ -215,7 +216,7 @@ def paired_figures(result: TournamentResult, entrant: str, rules: sl.Rules = RUL
 # Output
 
 
-def save_figure(fig: plt.Figure, path: Path) -> Path:
+def save_figure(fig: Figure, path: Path) -> Path:
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)

@@ -9,6 +9,7 @@ import sys
 import textwrap
 import time
 import warnings
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -43,10 +44,10 @@ WIDTH = 100
 def _table(frame: pd.DataFrame, index: bool = False) -> str:
     """A table that fits WIDTH columns: short headings, and pandas wraps what is still wider."""
     shown = frame.rename(columns=SHORT)
-    return shown.to_string(index=index, float_format=lambda x: f"{x:.3f}", line_width=WIDTH)
+    return str(shown.to_string(index=index, float_format=lambda x: f"{x:.3f}", line_width=WIDTH))
 
 
-def _legend(columns) -> str:
+def _legend(columns: Iterable[str]) -> str:
     used = [f"{SHORT[c]}={c}" for c in dict.fromkeys(columns) if c in SHORT]
     return "\n".join(textwrap.wrap("columns: " + ", ".join(used), width=WIDTH))
 
@@ -668,7 +669,7 @@ def _run_command(args: argparse.Namespace) -> int:
 
     try:
         _import_policies(args.imports + args.command_imports)
-        code = args.func(args)
+        code = int(args.func(args))
         sys.stdout.flush()  # inside the try: a closed pipe must surface here, not at interpreter exit
         return code
     except KeyboardInterrupt:

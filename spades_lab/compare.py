@@ -24,7 +24,7 @@ import pandas as pd
 from spades_lab.policies import Player, make_player
 from spades_lab.policies.registry import bid_policy, play_policy, split_top
 from spades_lab.policies.seats import Beside, beside
-from spades_lab.rules import Rules, load_rules
+from spades_lab.rules import RulesLike, load_rules
 from spades_lab.stats.estimates import (
     Estimate,
     estimates_frame,
@@ -215,7 +215,7 @@ def pair_values(games: pd.DataFrame, candidate: str) -> np.ndarray:
     from spades_lab.stats.estimates import paired_by_deal
 
     frame = paired_by_deal(games.assign(win=games["won"].astype(float)), "win", candidate)
-    return frame.sort_index()["diff"].to_numpy()
+    return np.asarray(frame.sort_index()["diff"].to_numpy())
 
 
 # ----------------------------------------------------------------------------------------------
@@ -440,7 +440,7 @@ def compare(
     baseline: Side,
     play: Sequence[str] | str | None = None,
     *,
-    rules: Rules | str | dict | None = None,
+    rules: RulesLike = None,
     deals: int = 1000,
     seed: int = 0,
     stop: str = "fixed",

@@ -20,7 +20,7 @@ def in_notebook() -> bool:
     if shell is None:
         return False
     try:
-        ip = shell.get_ipython()  # type: ignore[attr-defined]
+        ip = shell.get_ipython()
     except Exception:
         return False
     return ip is not None and "IPKernelApp" in getattr(ip, "config", {})
@@ -38,7 +38,7 @@ def wanted(progress: bool | None) -> bool:
         return False
 
 
-def bar(**kwargs: Any):
+def bar(**kwargs: Any) -> Any:
     """A tqdm bar: the notebook widget (tqdm.auto) in Jupyter when ipywidgets is installed, text otherwise."""
     if in_notebook():
         try:

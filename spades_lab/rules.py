@@ -490,7 +490,11 @@ def preset(name: str) -> Rules:
         ) from None
 
 
-def load_rules(spec: str | Path | dict[str, Any] | Rules | None) -> Rules:
+RulesLike = Rules | str | Path | dict[str, Any] | None
+"""Anything `load_rules` reads: a Rules, a preset name, a JSON/YAML path, a dict of fields, or None (standard)."""
+
+
+def load_rules(spec: RulesLike) -> Rules:
     """Rules from a preset name, a .toml/.json file, a dict or a Rules object (None: standard)."""
     if spec is None:
         return Rules()

@@ -34,7 +34,7 @@ def batch_env_rate(hands: int, seed: int, n: int = BENCH_TABLES) -> dict[str, An
 def openspiel_rate(hands: int, seed: int) -> dict[str, Any] | None:
     """OpenSpiel's `spades` played `hands` times from Python with random legal actions; None if not installed."""
     try:
-        import pyspiel  # type: ignore[import-not-found]
+        import pyspiel
     except ImportError:
         return None
     game = pyspiel.load_game("spades")

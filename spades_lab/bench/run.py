@@ -12,6 +12,7 @@ import resource
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 from spades_lab.bench import games
 from spades_lab.names import did_you_mean
@@ -20,35 +21,35 @@ from spades_lab.names import did_you_mean
 # process imports this module, and its peak memory is to hold only what that workload uses.
 
 
-def _batch_env(n: int, seed: int) -> tuple[int, dict]:
+def _batch_env(n: int, seed: int) -> tuple[int, dict[str, Any]]:
     """spades_lab.env.BatchEnv at 4096 tables, random legal actions; OpenSpiel's spades beside it if installed."""
     from spades_lab.bench.env import batch_env_workload
 
     return batch_env_workload(n, seed)
 
 
-def _tournament(n: int, seed: int) -> dict:
+def _tournament(n: int, seed: int) -> dict[str, Any]:
     """`tournament()` of counting+tips vs cautious+tips (chunks, tallies, Parquet), one worker then two."""
     from spades_lab.bench.tournament import tournament_workload
 
     return tournament_workload(n, seed)
 
 
-def _dd_deals(n: int, seed: int) -> dict:
+def _dd_deals(n: int, seed: int) -> dict[str, Any]:
     """Exact double-dummy solves of full deals (spades_lab.dd), with DDS on the same deals if installed."""
     from spades_lab.bench.dd import dd_bench
 
     return dd_bench(n, seed)
 
 
-def _dd_oracle(n: int, seed: int) -> dict:
+def _dd_oracle(n: int, seed: int) -> dict[str, Any]:
     """The solver against DDS and a plain minimax on n random deals (spades_lab.dd.oracle)."""
     from spades_lab.dd.oracle import oracle_run
 
     return oracle_run(n, seed)
 
 
-WORKLOADS: dict[str, tuple[Callable[[int, int], int | tuple[int, dict] | dict], int, str]] = {
+WORKLOADS: dict[str, tuple[Callable[[int, int], int | tuple[int, dict[str, Any]] | dict[str, Any]], int, str]] = {
     "random": (
         games.random_hands,
         2_000_000,
@@ -107,7 +108,7 @@ WARM_UP = {"dd": 0, "dd-oracle": 1, "pimc": 8}
 """Warm-up sizes where 2,000 would take too long (pimc: the solver compiles in the first hand)."""
 
 
-def _run(name: str, n: int, seed: int, queue) -> None:
+def _run(name: str, n: int, seed: int, queue: Any) -> None:
     work = WORKLOADS[name][0]
     work(WARM_UP.get(name, 2_000), seed + 1)  # compile and warm caches outside the clock
     start, cpu_start = time.perf_counter(), time.process_time()
@@ -143,7 +144,7 @@ RATIOS = (("expert", "heuristic"), ("tournament", "heuristic"))
 machine a ratio of two workloads run back to back is steadier than either speed."""
 
 
-def _run_once(names: list[str], hands: int | None, seed: int) -> dict[str, dict]:
+def _run_once(names: list[str], hands: int | None, seed: int) -> dict[str, dict[str, Any]]:
     ctx = mp.get_context("spawn")
     results = {}
     for name in names:
@@ -168,7 +169,7 @@ def _run_once(names: list[str], hands: int | None, seed: int) -> dict[str, dict]
 
 def run_bench(
     names: list[str] | None = None, hands: int | None = None, seed: int = 0, repeat: int = 1
-) -> dict[str, dict]:
+) -> dict[str, dict[str, Any]]:
     """Run workloads (all by default); `hands` overrides each workload's default size.
 
     With `repeat` > 1 the workloads run that many rounds in turn (each in a fresh process, as always): each

@@ -6,9 +6,9 @@ and leader; `card_values` the batch all-moves entry point for players that searc
 `hand_tricks` / `with_dd` / `simulate(..., dd=True)` the DD tricks of hands that were played.
 """
 
-from spades_lab.dd.api import DDError, card_values, nil_tricks, solve, solve_position, table
+from spades_lab.dd.api import card_values, nil_tricks, solve, solve_position, table
 from spades_lab.dd.hands import hand_tricks, simulate, with_dd
-from spades_lab.dd.solver import Solver
+from spades_lab.dd.solver import DDError, Solver
 
 __all__ = [
     "DDError", "Solver", "card_values", "hand_tricks", "nil_tricks", "simulate", "solve", "solve_position", "table",

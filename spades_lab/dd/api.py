@@ -19,10 +19,7 @@ from spades_lab.compiled import cached
 from spades_lab.dd.search import FIRST_TWO_OF_CLUBS, UNCAPPED, legal_mask
 from spades_lab.dd.solver import FIRST_RULES, DDError, Solver, solve_batch, values_batch
 from spades_lab.engine.trick import holder
-from spades_lab.rules import Rules, load_rules
-
-RulesLike = Rules | str | dict | None
-
+from spades_lab.rules import RulesLike, load_rules
 
 DD_COMPILE_SECONDS = 25
 """Measured first compilation of the search (a fresh numba cache, the first full-deal solve)."""

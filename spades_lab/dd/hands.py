@@ -13,11 +13,11 @@ from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 
-from spades_lab.dd.api import RulesLike, solve
+from spades_lab.dd.api import solve
 from spades_lab.dd.solver import Solver
 from spades_lab.engine import HandLog, Policy
 from spades_lab.engine.simulate import DEFAULT_BATCH, MAX_HANDS, simulate_games, simulate_hands
-from spades_lab.rules import Rules, load_rules
+from spades_lab.rules import Rules, RulesLike, load_rules
 
 _SOLVERS: dict[Rules, Solver] = {}
 

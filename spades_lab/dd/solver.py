@@ -35,7 +35,7 @@ from spades_lab.dd.tt import (
     new_table,
 )
 from spades_lab.engine.bits import popcount
-from spades_lab.rules import Rules, load_rules
+from spades_lab.rules import RulesLike, load_rules
 
 
 class DDError(ValueError):
@@ -52,7 +52,7 @@ class Solver:
     that the numba-level functions take after their position arguments.
     """
 
-    def __init__(self, rules: Rules | str | dict | None = None, tt_bits: int = DEFAULT_BITS) -> None:
+    def __init__(self, rules: RulesLike = None, tt_bits: int = DEFAULT_BITS) -> None:
         self.rules = load_rules(rules)
         if not self.rules.partnerships or self.rules.players == 3:
             what = "players = 3" if self.rules.players == 3 else "partnerships = False (cutthroat)"

@@ -191,7 +191,7 @@ def _hash(shape: np.uint64, slots: int) -> int:
 @njit(cache=True, inline="always")
 def _slots(keys: np.ndarray) -> int:
     """Shape slots at the head of `index` (see `new_table`): a quarter of the entries, at least 16."""
-    return max(keys.shape[0] >> 2, 16)
+    return max(keys.shape[0] >> 2, 16)  # type: ignore[no-any-return]  # numba scalars
 
 
 @njit(cache=True)
@@ -213,7 +213,7 @@ _SIEVE_BOUNDS = ~(np.uint64(0xFFFF) << np.uint64(24))
 
 @njit(cache=True, inline="always")
 def _sieve(index: np.ndarray, slots: int, e: np.int64) -> np.uint64:
-    return index[slots + (e >> 1), e & 1]
+    return index[slots + (e >> 1), e & 1]  # type: ignore[no-any-return]  # numba scalars
 
 
 @njit(cache=True, inline="always")

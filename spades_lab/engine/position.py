@@ -17,7 +17,7 @@ from spades_lab.engine.records import RecordError
 from spades_lab.engine.state import FIRST_PLAY_DECISION, Phase, State, exchange_cards, first_bidder
 from spades_lab.engine.views import ViewContext
 from spades_lab.names import did_you_mean
-from spades_lab.rules import Rules, load_rules
+from spades_lab.rules import Rules, RulesLike, load_rules
 
 
 def _is_int(value: Any) -> bool:
@@ -272,7 +272,7 @@ def _check_scripted(state: State, deck: Deck, answer: Any) -> None:
         raise RecordError(f"play {step}: {deck.cards[int(answer[0])]} by seat {seat} is not legal; legal: {legal}")
 
 
-def position_state(position: dict[str, Any], rules: Rules | str | dict[str, Any] | None = None) -> tuple[State, Rules]:
+def position_state(position: dict[str, Any], rules: RulesLike = None) -> tuple[State, Rules]:
     """The engine state (one table) at the decision `position` asks: every decision it records is replayed
     through the rules (bids, blind choices, exchange passes, draft turns, plays), so an illegal one is
     refused, and the state stops at the first decision the position does not answer."""
@@ -331,7 +331,7 @@ def _check_order(position: dict[str, Any], rules: Rules) -> None:
         raise RecordError("a position with plays must have every bid")
 
 
-def position_view(position: dict[str, Any], rules: Rules | str | dict[str, Any] | None = None) -> Any:
+def position_view(position: dict[str, Any], rules: RulesLike = None) -> Any:
     """The view (one table) the engine would give the seat to act in `position`: a BlindView, BlindBidView,
     BidView, ExchangeView, DraftView or PlayView, as the position's next decision is (docs/records.md)."""
     from spades_lab.engine.simulate import ASK

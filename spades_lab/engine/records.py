@@ -23,7 +23,7 @@ from spades_lab.engine.protocol import PolicyError
 from spades_lab.engine.simulate import HandLog, play_hand
 from spades_lab.engine.state import FIRST_PLAY_DECISION
 from spades_lab.engine.views import BidView, BlindView, ExchangeView, PlayView
-from spades_lab.rules import Rules, load_rules
+from spades_lab.rules import Rules, RulesLike, load_rules
 from spades_lab.tempfiles import remove_orphans
 
 
@@ -392,7 +392,7 @@ def _record_list(records: object) -> list[dict[str, Any]]:
     return listed
 
 
-def replay(records: list[dict[str, Any]], rules: Rules | str | dict[str, Any] | None = None) -> HandLog:
+def replay(records: list[dict[str, Any]], rules: RulesLike = None) -> HandLog:
     """Re-run records through the engine with their own deal and decisions; returns the engine's log.
 
     `rules` defaults to the first record's `rules` field. Raises RecordError if a record is
@@ -468,7 +468,7 @@ def _check_draft(record: dict[str, Any], deck: Deck) -> None:
         raise RecordError(f"{where}: the draft does not build the recorded deal")
 
 
-def verify(records: list[dict[str, Any]], rules: Rules | str | dict[str, Any] | None = None) -> None:
+def verify(records: list[dict[str, Any]], rules: RulesLike = None) -> None:
     """Replay records and compare every derived field; raises RecordError naming the first mismatch."""
     records = _record_list(records)
     log = replay(records, rules)

@@ -96,7 +96,7 @@ def _driver(fn: Callable[..., int]) -> Callable[..., None]:
         for t in range(recs.shape[0]):
             out[t] = fn(recs[t], d)
 
-    return drive
+    return drive  # type: ignore[no-any-return]  # a numba dispatcher
 
 
 class CompiledPolicy:

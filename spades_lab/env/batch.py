@@ -13,6 +13,7 @@ decision, an exchange that table does not have) its `to_act` is -1 and its actio
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -23,7 +24,7 @@ from spades_lab.engine.simulate import MAX_HANDS, HandLog
 from spades_lab.engine.state import N_ACTIONS, NIL_ACTION, Phase, State
 from spades_lab.engine.views import TEAM_OF_SEAT
 from spades_lab.env.encode import SIZE, encode
-from spades_lab.rules import Rules, load_rules
+from spades_lab.rules import Rules, RulesLike, load_rules
 
 REWARDS = ("hand", "win")
 
@@ -119,7 +120,7 @@ class BatchEnv:
 
     def __init__(
         self,
-        rules: Rules | str | dict = "standard",
+        rules: RulesLike = "standard",
         n: int = 1024,
         seed: int = 0,
         *,
@@ -154,7 +155,7 @@ class BatchEnv:
 
     # --- games ----------------------------------------------------------------------------------
 
-    def reset(self, seed: int | None = None) -> tuple[np.ndarray | None, dict]:
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray | None, dict[str, Any]]:
         """Start game ids 0..n-1 of `seed` (default: the seed given before) at every table."""
         if seed is not None:
             self.seed = int(seed)
@@ -215,7 +216,7 @@ class BatchEnv:
             self._mask = mask
         return self._mask
 
-    def step(self, actions: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, np.ndarray, np.ndarray, dict]:
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Apply one action per table (ignored where `to_act` is -1); an illegal one raises ValueError."""
         actions = np.asarray(actions)
         if actions.shape != (self.n,) or not np.issubdtype(actions.dtype, np.integer):
@@ -307,8 +308,8 @@ class BatchEnv:
         """[n, SIZE] the encoding for any seat (not only the one to act), e.g. for a critic."""
         return encode(self.state, seat)
 
-    def _info(self, end: HandEnd | None) -> dict:
-        info: dict = {"to_act": self.state.to_act.copy(), "action_mask": self.action_mask(),
+    def _info(self, end: HandEnd | None) -> dict[str, Any]:
+        info: dict[str, Any] = {"to_act": self.state.to_act.copy(), "action_mask": self.action_mask(),
                       "hand_over": np.full(self.n, end is not None)}  # fmt: skip
         if end is not None:
             info["hand_end"] = end

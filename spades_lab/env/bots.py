@@ -19,7 +19,7 @@ from spades_lab.engine.views import BidView, BlindView, DraftView, ExchangeView,
 from spades_lab.policies import make_player
 from spades_lab.policies.registry import PolicyNameError
 
-_ASK: dict[Phase, tuple[type, Callable, type]] = {
+_ASK: dict[Phase, tuple[type, Callable[..., Any], type]] = {
     Phase.DRAFT: (DraftView, ask_draft, np.bool_),
     Phase.BLIND: (BlindView, ask_blind, np.bool_),
     Phase.BID: (BidView, ask_bids, np.int64),

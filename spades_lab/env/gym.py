@@ -28,7 +28,7 @@ from spades_lab.env.bots import answers_to_actions, bot_answers, default_bot_nam
 from spades_lab.env.encode import bounds, encode
 from spades_lab.env.text import describe_table
 from spades_lab.policies import make_player
-from spades_lab.rules import Rules, load_rules
+from spades_lab.rules import Rules, RulesLike, load_rules
 
 ENV_ID = "spades_lab/Spades-v0"
 
@@ -40,7 +40,7 @@ class SpadesEnv(gymnasium.Env):
 
     def __init__(
         self,
-        rules: Rules | str | dict = "standard",
+        rules: RulesLike = "standard",
         seat: int = 0,
         partner: str | None = None,
         opponents: str | None = None,
@@ -110,7 +110,9 @@ class SpadesEnv(gymnasium.Env):
                 break
         return total, terminated, truncated
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(2**62))
         self._table = BatchEnv(
@@ -121,7 +123,7 @@ class SpadesEnv(gymnasium.Env):
         self._over = terminated or truncated
         return self._observe(), {}
 
-    def step(self, action: int) -> tuple[dict, float, bool, bool, dict]:
+    def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         if self._over:
             raise RuntimeError("the game is over: call reset()")
         action = action_number(action)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -53,7 +54,7 @@ class LearnerResult:
 
 
 def play_hands(
-    env: BatchEnv, seed: int, choose_bids: Callable[[np.ndarray, np.ndarray], np.ndarray] | None, bots: list
+    env: BatchEnv, seed: int, choose_bids: Callable[[np.ndarray, np.ndarray], np.ndarray] | None, bots: list[Any]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One hand at every table: (features of learner bids [m, 18], tricks those seats took [m], side-0 score [n])."""
     env.reset(seed)
@@ -86,7 +87,7 @@ def run_learner(tables: int = 2048, rounds: int = 3, seed: int = 0, bot: str = "
     """Train for `rounds` rounds of `tables` hands each, then evaluate against random bids on fresh deals."""
     env = BatchEnv("standard", tables, seed, episode="hand", observe=False)
     player = make_player(bot)
-    bots: list = [player] * 4  # every card is the bot's; the learner seats' bids are the model's
+    bots: list[Any] = [player] * 4  # every card is the bot's; the learner seats' bids are the model's
     generator = np.random.default_rng(seed)
 
     def random_bids(f: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -99,7 +100,7 @@ def run_learner(tables: int = 2048, rounds: int = 3, seed: int = 0, bot: str = "
     def model_bids(f: np.ndarray, mask: np.ndarray) -> np.ndarray:
         assert weights is not None
         bids = np.clip(np.floor(f @ weights), 1, 13).astype(np.int64)
-        return NIL_ACTION + bids
+        return np.asarray(NIL_ACTION + bids)
 
     result = LearnerResult()
     xs: list[np.ndarray] = []

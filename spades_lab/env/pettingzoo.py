@@ -29,7 +29,7 @@ from spades_lab.engine.state import N_ACTIONS
 from spades_lab.env.batch import BatchEnv, action_number, refuse_unsupported
 from spades_lab.env.encode import SIZE, bounds, encode
 from spades_lab.env.text import describe_table
-from spades_lab.rules import Rules, load_rules
+from spades_lab.rules import Rules, RulesLike, load_rules
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -45,14 +45,14 @@ def env(**kwargs: Any) -> AECEnv:
 RENDER_MODES = ("ansi", "human")
 
 
-class raw_env(AECEnv):
+class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
     """The AEC environment without wrappers (an illegal action raises ValueError)."""
 
     metadata = {"render_modes": ["ansi", "human"], "name": "spades_lab_v0", "is_parallelizable": False}
 
     def __init__(
         self,
-        rules: Rules | str | dict = "standard",
+        rules: RulesLike = "standard",
         reward: str = "hand",
         max_hands: int | None = MAX_HANDS,
         render_mode: str | None = None,
@@ -78,15 +78,15 @@ class raw_env(AECEnv):
         self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
         self._table: BatchEnv | None = None
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     # --- the game -------------------------------------------------------------------------------
 
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a game: game 0 of `seed` (a random seed when None)."""
         if seed is None:
             seed = int(np.random.default_rng().integers(2**62))
@@ -96,7 +96,7 @@ class raw_env(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self._seat_agent()
 
     def _seat_agent(self) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import select
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import numpy as np
 
@@ -116,7 +116,7 @@ class TerminalGame:
         self.names = [seat_name(s, p) for s in range(p)]
         self.names[seat] = "You"
         self.table = BatchEnv(rules, 1, seed, observe=False)
-        self.records: list[dict] = []
+        self.records: list[dict[str, Any]] = []
         self._pass_plan: list[int] = []
 
     def say(self, text: str = "") -> None:
@@ -254,7 +254,7 @@ class TerminalGame:
             self._hand_over(info)
         return bool(terminated[0] or truncated[0])
 
-    def _hand_over(self, info: dict) -> None:
+    def _hand_over(self, info: dict[str, Any]) -> None:
         log = self.table.last_hand_log()
         finished = self.table.finished
         assert finished is not None

@@ -6,6 +6,7 @@ Every plot groups by entrant through the same long tables (`TournamentResult.sea
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -43,7 +44,7 @@ def side_hands(result: TournamentResult) -> pd.DataFrame:
     return tidy.side_hands(result)
 
 
-def _cached(result: TournamentResult, key: str, build) -> pd.DataFrame:
+def _cached(result: TournamentResult, key: str, build: Callable[[TournamentResult], pd.DataFrame]) -> pd.DataFrame:
     """A table the plots share, built once per result (several plots read the same millions of rows)."""
     if key not in result._cache:
         result._cache[key] = build(result)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -66,7 +67,7 @@ def bags(source: Source, ax: AxesArg = None) -> Figure:
     return fig
 
 
-def sample_games(result, n_games: int) -> list[tuple[int, int, int]]:
+def sample_games(result: Any, n_games: int) -> list[tuple[int, int, int]]:
     """(pairing, seating, game) of the first game of each pairing and seating, in the tournament's order.
 
     In a duplicate run the two seatings of a pairing start at the same game id, so consecutive

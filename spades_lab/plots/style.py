@@ -34,7 +34,7 @@ AxesArg = Axes | Sequence[Axes] | None
 Axes (as many as the plot has panels) draws every panel."""
 
 
-def figure_axes(ax: AxesArg, panels: int, width: float, height: float, **grid) -> tuple[Figure, list[Axes], bool]:
+def figure_axes(ax: AxesArg, panels: int, width: float, height: float, **grid: Any) -> tuple[Figure, list[Axes], bool]:
     """The figure and axes to draw on, and whether the plot made the figure itself (then it may add a suptitle).
 
     Given one Axes for a plot of several panels, only the first (main) panel is drawn.
@@ -62,7 +62,7 @@ KNOWN_COLOURS = {
 """Fixed colours of the players the README and notebooks use most, so they match across every figure."""
 
 
-def entrant_colour(name: str) -> tuple:
+def entrant_colour(name: str) -> tuple[float, ...]:
     """An entrant's own colour, from its name alone: the same in every figure, run and notebook."""
     if name in KNOWN_COLOURS:
         return to_rgba(KNOWN_COLOURS[name])
@@ -70,11 +70,11 @@ def entrant_colour(name: str) -> tuple:
     return tuple(float(v) for v in palette(zlib.crc32(name.encode()) % palette.N))
 
 
-def colour_map(names: Iterable[str]) -> dict[str, tuple]:
+def colour_map(names: Iterable[str]) -> dict[str, tuple[float, ...]]:
     """Colours of a set of entrants: each its own (`entrant_colour`); when two names share a colour, the later
     in the list takes the next free colour of tab20, so one figure never shows two entrants alike."""
     palette = colormaps["tab20"]
-    out: dict[str, tuple] = {}
+    out: dict[str, tuple[float, ...]] = {}
     for name in names:
         colour = entrant_colour(name)
         start = zlib.crc32(name.encode()) % palette.N
@@ -86,7 +86,7 @@ def colour_map(names: Iterable[str]) -> dict[str, tuple]:
     return out
 
 
-def colours(result: TournamentResult) -> dict[str, tuple]:
+def colours(result: TournamentResult) -> dict[str, tuple[float, ...]]:
     """The colour of each entrant of a tournament: its own colour, kept across figures, runs and notebooks."""
     return colour_map(entrants(result))
 

@@ -184,21 +184,21 @@ class CountingBidder:
         sure_trick = (hands & top_trump != 0) & self.params.suicide_sure_trick
         long_spades = np.maximum(trumps - self.nil_params.max_spades, 0)
         danger = counts + self.params.shift + self.params.suicide_spade_length * long_spades
-        return first & view.legal_bids[:, 0] & ~sure_trick & (danger < self.params.suicide_nil_below)
+        return np.asarray(first & view.legal_bids[:, 0] & ~sure_trick & (danger < self.params.suicide_nil_below))
 
     def blind(self, view: BlindView) -> np.ndarray:
         n = len(view)
         if not self.params.blind_nil:
             return np.zeros(n, dtype=bool)
         trail = deficit(view.scores, view.team)  # behind the best other side (the other partnership)
-        return (trail >= self.params.blind_nil_trail) & self._partner_not_nil(view)
+        return np.asarray((trail >= self.params.blind_nil_trail) & self._partner_not_nil(view))
 
     def _partner_not_nil(self, view: BidView | BlindView) -> np.ndarray:
         """False where partner already bid nil and a second nil is not wanted (`nil_beside_nil` off)."""
         partner = view.partner
         if self.params.nil_beside_nil or view.players != 4 or not view.rules.partnerships:
             return np.ones(len(view), dtype=bool)
-        return view.bids[np.arange(len(view)), partner] != 0
+        return np.asarray(view.bids[np.arange(len(view)), partner] != 0)
 
     def _round_up_before_penalty(self, view: BidView, counts: np.ndarray) -> np.ndarray:
         """Section 3: -10 per trick for a set is cheaper than the tenth bag's -100, so bid the borderline trick."""
@@ -208,7 +208,7 @@ class CountingBidder:
         bags = view.bags[np.arange(len(view)), view.team]
         bags_to_penalty = rules.bag_threshold - bags % rules.bag_threshold
         borderline = counts - np.floor(counts) >= self.params.borderline
-        return (bags_to_penalty <= self.params.margin) & borderline
+        return np.asarray((bags_to_penalty <= self.params.margin) & borderline)
 
 
 def _nearest_legal(wanted: np.ndarray, legal: np.ndarray) -> np.ndarray:

@@ -81,7 +81,7 @@ class CalibratedBidder(CountingBidder):
 
     def number_counts(self, view: BidView, counts: np.ndarray) -> np.ndarray:
         # + 0.5: the counting bidder rounds down, so this rounds the expectation less the margin half up
-        return self.expected_tricks(view) - self.params.dd_margin + 0.5
+        return np.asarray(self.expected_tricks(view) - self.params.dd_margin + 0.5)
 
 
 @register("bid", "calibrated", CalibratedParams)

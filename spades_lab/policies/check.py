@@ -22,7 +22,7 @@ from spades_lab.policies.baseline import RandomBid, RandomDraft, RandomExchange,
 from spades_lab.policies.player import Player
 from spades_lab.policies.registry import make_player
 from spades_lab.progress import bar, wanted
-from spades_lab.rules import Rules, load_rules
+from spades_lab.rules import Rules, RulesLike, load_rules
 
 METHODS = ("blind", "bid", "exchange", "draft", "play")
 
@@ -139,7 +139,7 @@ MAX_TABLES = 100_000
 
 def check_policy(
     policy: Policy | str,
-    rules: Rules | str | dict | None = None,
+    rules: RulesLike = None,
     tables: int = 48,
     seed: int = 0,
     progress: bool | None = None,

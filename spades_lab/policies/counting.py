@@ -270,7 +270,7 @@ def _label_bit(deck: Deck, label: str) -> int:
 
 
 @lru_cache(maxsize=32)
-def _count_numbers(params: CountParams, deck: Deck) -> tuple:
+def _count_numbers(params: CountParams, deck: Deck) -> tuple[Any, ...]:
     check_count(params, "count_tricks_batch")  # once per params and deck: the numbers are cached
     p, honours = _deck_params(params, deck)
     suits = tuple(np.uint64(m) for m in deck.suit_masks)
@@ -296,7 +296,12 @@ def _cards(x: np.uint64) -> int:
 
 @njit(cache=True)
 def _count_kernel(
-    hands: np.ndarray, suits: tuple, spade_honours: tuple, side_honours: tuple, values: tuple, sizes: tuple
+    hands: np.ndarray,
+    suits: tuple[np.uint64, ...],
+    spade_honours: tuple[Any, ...],
+    side_honours: tuple[Any, ...],
+    values: tuple[Any, ...],
+    sizes: tuple[Any, ...],
 ) -> np.ndarray:
     """`count_tricks` per hand, the terms in the scalar version's order (so sums agree to the bit)."""
     (ace_spade, king_spade, singleton_king_spade, queen_spade, length_value, side_ace, side_king,
@@ -345,7 +350,7 @@ def count_tricks_batch(
 
 
 @lru_cache(maxsize=32)
-def _nil_numbers(params: NilParams, deck: Deck) -> tuple:
+def _nil_numbers(params: NilParams, deck: Deck) -> tuple[Any, ...]:
     check_nil(params, "nil_ok_batch")
     suits = tuple(np.uint64(m) for m in deck.suit_masks)
     aces = sum(_label_bit(deck, "A" + suit) for suit in SUITS)
@@ -368,8 +373,8 @@ def _nil_numbers(params: NilParams, deck: Deck) -> tuple:
 
 @njit(cache=True)
 def _nil_kernel(
-    hands: np.ndarray, counts: np.ndarray, suits: tuple, aces: np.uint64, kings: tuple, king_suits: tuple,
-    too_high: np.uint64, strong: tuple, limits: tuple, rule: tuple,
+    hands: np.ndarray, counts: np.ndarray, suits: tuple[np.uint64, ...], aces: np.uint64, kings: tuple[Any, ...], king_suits: tuple[Any, ...],
+    too_high: np.uint64, strong: tuple[Any, ...], limits: tuple[Any, ...], rule: tuple[Any, ...],
 ) -> np.ndarray:  # fmt: skip
     """`nil_ok` per hand, given its count."""
     max_spades, long_suit = limits

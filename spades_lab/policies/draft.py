@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -54,7 +54,7 @@ class ValueDraft:
         self.params = params
 
     def draft(self, view: DraftView) -> np.ndarray:
-        return trick_values(view.deck)[view.top] >= self.params.threshold
+        return np.asarray(trick_values(view.deck)[view.top] >= self.params.threshold)
 
 
 @cache
@@ -96,7 +96,7 @@ class HighExchange:
         hand = view.hand
         held = ((hand[:, None] >> np.arange(52, dtype=np.uint64)) & np.uint64(1)).astype(bool)
         ranked = np.argsort(np.where(held, key, np.inf), axis=1, kind="stable")[:, : view.cards]
-        return np.bitwise_or.reduce(np.left_shift(np.uint64(1), ranked.astype(np.uint64)), axis=1)
+        return np.asarray(np.bitwise_or.reduce(np.left_shift(np.uint64(1), ranked.astype(np.uint64)), axis=1))
 
 
 @register("draft", "value", ValueDraftParams)
@@ -106,6 +106,6 @@ def _value_draft(params: ValueDraftParams) -> ValueDraft:
 
 
 @register("exchange", "high")
-def _high_exchange(params) -> HighExchange:
+def _high_exchange(params: Any) -> HighExchange:
     """Partner passes its lowest cards; the nil bidder passes back its highest spades, then aces, kings."""
     return HighExchange()

@@ -26,7 +26,7 @@ suit_index = trick.suit
 
 
 @njit(cache=True)
-def shown_voids(history: np.ndarray, seats: np.ndarray, players: int, suits: tuple) -> int:
+def shown_voids(history: np.ndarray, seats: np.ndarray, players: int, suits: tuple[np.uint64, ...]) -> int:
     """Bit `4 * seat + suit` for every seat that failed to follow a led suit in `history` (plays in order)."""
     voids = 0
     for i in range(history.shape[0]):
@@ -45,7 +45,7 @@ def seat_voids(voids: int, seat: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def void_cards(seat_mask: int, suits: tuple) -> np.uint64:
+def void_cards(seat_mask: int, suits: tuple[np.uint64, ...]) -> np.uint64:
     """The cards of every suit in a 4-bit suit mask (the cards a seat with these voids cannot hold)."""
     cards = ZERO
     for s in range(4):
@@ -55,7 +55,7 @@ def void_cards(seat_mask: int, suits: tuple) -> np.uint64:
 
 
 @njit(cache=True)
-def _voids_kernel(history: np.ndarray, seats: np.ndarray, players: int, suits: tuple) -> np.ndarray:
+def _voids_kernel(history: np.ndarray, seats: np.ndarray, players: int, suits: tuple[np.uint64, ...]) -> np.ndarray:
     out = np.empty(history.shape[0], dtype=np.int64)
     for t in range(history.shape[0]):
         out[t] = shown_voids(history[t], seats[t], players, suits)

@@ -165,15 +165,15 @@ def score_by_tricks(
         charge = charge - np.where(theirs_made[:, None], new_bags[rows, :, 1 - side], 0)
         difference = difference - float(bag_cost) * charge
     if not trick_value:
-        return difference
+        return np.asarray(difference)
     short = ours_now < bids[rows, seat] + bids[rows, partner]
-    return difference + np.where(short[:, None], float(trick_value) * k[None, :], 0.0)
+    return np.asarray(difference + np.where(short[:, None], float(trick_value) * k[None, :], 0.0))
 
 
 def cheapest(cards: np.ndarray, suit_of: np.ndarray, rank_of: np.ndarray) -> np.ndarray:
     """Per row of a [n, 52] bool array, the cheapest card: a side card before a trump, then the lowest rank."""
     cost = np.where(suit_of == 3, 100, 0) + rank_of * 4 + suit_of  # [52]
-    return np.argmin(np.where(cards, cost[None, :], 10_000), axis=1)
+    return np.asarray(np.argmin(np.where(cards, cost[None, :], 10_000), axis=1))
 
 
 class PimcPlay:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from functools import lru_cache
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 from numba import njit
@@ -35,7 +35,8 @@ from spades_lab.cards import Deck
 from spades_lab.engine import PlayView
 from spades_lab.engine import trick as trick_rules
 from spades_lab.engine.bits import ONE, ZERO, highest, lowest, popcount
-from spades_lab.policies.registry import CheckedParams, NoParams, Ranges, register
+from spades_lab.policies.entry import NoParams
+from spades_lab.policies.registry import CheckedParams, Ranges, register
 
 ME, PARTNER, LEFT, RIGHT = range(4)
 """Seats relative to the acting seat, in the kernels' per-table tuples (left plays right after me)."""
@@ -93,20 +94,20 @@ def _on(switches: int, rule: int) -> bool:
 
 
 @njit(cache=True, inline="always")
-def _rank(card: int, suits: tuple) -> int:
+def _rank(card: int, suits: tuple[np.uint64, ...]) -> int:
     """0 for a deuce .. 12 for an ace: a suit block holds its top cards, so count down from the ace."""
     suit = trick_rules.suit_mask(card, suits)
     return card - lowest(suit) + 13 - popcount(suit)
 
 
 @njit(cache=True, inline="always")
-def _is_ace(card: int, suits: tuple, spade_ace: int) -> bool:
+def _is_ace(card: int, suits: tuple[np.uint64, ...], spade_ace: int) -> bool:
     suit = trick_rules.suit_mask(card, suits)
     return card == (spade_ace if suit == suits[3] else highest(suit))
 
 
 @njit(cache=True)
-def _low_card(cards: np.uint64, suits: tuple) -> int:
+def _low_card(cards: np.uint64, suits: tuple[np.uint64, ...]) -> int:
     """Play low: the lowest-ranked side card (clubs, diamonds, hearts on equal rank); a trump only if nothing else."""
     best = -1
     for suit in range(3):
@@ -117,7 +118,7 @@ def _low_card(cards: np.uint64, suits: tuple) -> int:
 
 
 @njit(cache=True)
-def _strongest(cards: np.uint64, unseen: np.uint64, suits: tuple) -> int:
+def _strongest(cards: np.uint64, unseen: np.uint64, suits: tuple[np.uint64, ...]) -> int:
     """The card most likely to win: fewest unseen cards above it, then a trump, then the higher rank.
 
     For a nil bidder this is the most dangerous card to keep; for its partner the best card to lead.
@@ -138,7 +139,7 @@ def _strongest(cards: np.uint64, unseen: np.uint64, suits: tuple) -> int:
 
 
 @njit(cache=True)
-def _discard(cards: np.uint64, hand: np.uint64, unseen: np.uint64, to_void: bool, suits: tuple) -> int:
+def _discard(cards: np.uint64, hand: np.uint64, unseen: np.uint64, to_void: bool, suits: tuple[np.uint64, ...]) -> int:
     """A card thrown on a trick this seat does not try to win.
 
     Tip 10 (`to_void`): the highest card of the shortest side suit holding no master ("useless"),
@@ -166,7 +167,13 @@ def _discard(cards: np.uint64, hand: np.uint64, unseen: np.uint64, to_void: bool
 
 @njit(cache=True)
 def _nil_card(
-    legal: np.uint64, position: int, last: bool, best: int, following: bool, unseen: np.uint64, suits: tuple
+    legal: np.uint64,
+    position: int,
+    last: bool,
+    best: int,
+    following: bool,
+    unseen: np.uint64,
+    suits: tuple[np.uint64, ...],
 ) -> int:
     """The nil bidder: never win a trick it can avoid.
 
@@ -195,7 +202,7 @@ def _nil_card(
 
 @njit(cache=True)
 def _cover_partner(
-    legal: np.uint64, partner_card: int, partner_holds: bool, best: int, following: bool, suits: tuple
+    legal: np.uint64, partner_card: int, partner_holds: bool, best: int, following: bool, suits: tuple[np.uint64, ...]
 ) -> int:
     """The nil bidder's partner on a trick in progress; -1 when partner is already safe.
 
@@ -214,7 +221,7 @@ def _cover_partner(
 @njit(cache=True)
 def _set_opposing_nil(
     legal: np.uint64, hand: np.uint64, unseen: np.uint64, nil_card: int, nil_holds: bool, best: int,
-    following: bool, to_void: bool, suits: tuple,
+    following: bool, to_void: bool, suits: tuple[np.uint64, ...],
 ) -> int:  # fmt: skip
     """Against a live opposing nil on a trick in progress; -1 when the nil bidder is already safe here.
 
@@ -236,7 +243,7 @@ def _set_opposing_nil(
 
 
 @njit(cache=True)
-def _lead_against_nil(legal: np.uint64, hand: np.uint64, suits: tuple, spade_ace: int) -> int:
+def _lead_against_nil(legal: np.uint64, hand: np.uint64, suits: tuple[np.uint64, ...], spade_ace: int) -> int:
     """Tip 9: the lowest card of the longest suit, not an ace, keeping the hand's lowest card for the end.
 
     The aces are kept to regain the lead; the lowest card is kept back while anything else can be
@@ -264,7 +271,7 @@ def _lead_against_nil(legal: np.uint64, hand: np.uint64, suits: tuple, spade_ace
 
 
 @njit(cache=True)
-def _cash_before_last_spade(hand: np.uint64, unseen: np.uint64, suits: tuple) -> int:
+def _cash_before_last_spade(hand: np.uint64, unseen: np.uint64, suits: tuple[np.uint64, ...]) -> int:
     """Tip 11: one spade and nothing but side masters: lead the highest master, keep the spade; -1 otherwise."""
     side = hand & ~suits[3]
     if popcount(hand & suits[3]) != 1 or side == ZERO:
@@ -278,7 +285,12 @@ def _cash_before_last_spade(hand: np.uint64, unseen: np.uint64, suits: tuple) ->
 
 @njit(cache=True)
 def _default_lead(
-    legal: np.uint64, hand: np.uint64, unseen: np.uint64, kept: np.uint64, skip_bare_king: bool, suits: tuple
+    legal: np.uint64,
+    hand: np.uint64,
+    unseen: np.uint64,
+    kept: np.uint64,
+    skip_bare_king: bool,
+    suits: tuple[np.uint64, ...],
 ) -> int:
     """What the sheet leaves open: what to lead when no tip speaks.
 
@@ -320,7 +332,7 @@ def _default_lead(
 
 @njit(cache=True)
 def _lead(
-    legal: np.uint64, hand: np.uint64, unseen: np.uint64, trick: int, switches: int, numbers: tuple, suits: tuple,
+    legal: np.uint64, hand: np.uint64, unseen: np.uint64, trick: int, switches: int, numbers: tuple[Any, ...], suits: tuple[np.uint64, ...],
     spade_ace: int, spade_king: int, covering: bool, hunting: bool, contract: int, contract_made: bool,
     trumps_out: bool,
 ) -> int:  # fmt: skip
@@ -358,7 +370,7 @@ def _lead(
 
 @njit(cache=True)
 def _duck(legal: np.uint64, last: bool, best: int, following: bool, hand: np.uint64, unseen: np.uint64,
-          to_void: bool, suits: tuple) -> int:  # fmt: skip
+          to_void: bool, suits: tuple[np.uint64, ...]) -> int:  # fmt: skip
     """Tip 7, contract made: play low, refuse tricks, never ruff unless forced.
 
     Following: the lowest card (it loses whenever any card can). When every card wins, the
@@ -378,7 +390,7 @@ def _duck(legal: np.uint64, last: bool, best: int, following: bool, hand: np.uin
 @njit(cache=True)
 def _follow(
     legal: np.uint64, hand: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, best: int,
-    partner_holds: bool, partner_led_ace: bool, following: bool, switches: int, numbers: tuple, suits: tuple,
+    partner_holds: bool, partner_led_ace: bool, following: bool, switches: int, numbers: tuple[Any, ...], suits: tuple[np.uint64, ...],
 ) -> int:  # fmt: skip
     """A trick in progress when no nil and no made contract is in play.
 
@@ -430,8 +442,8 @@ def _follow(
 
 @njit(cache=True)
 def _tips_card(
-    hand: np.uint64, legal: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, bids: tuple,
-    won: tuple, first: int, second: int, third: int, switches: int, numbers: tuple, suits: tuple, spade_ace: int,
+    hand: np.uint64, legal: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, bids: tuple[int, ...],
+    won: tuple[int, ...], first: int, second: int, third: int, switches: int, numbers: tuple[Any, ...], suits: tuple[np.uint64, ...], spade_ace: int,
     spade_king: int, trumps_out: bool, partnered: bool,
 ) -> int:  # fmt: skip
     """The `tips` decision for one table, rules in the order of the `TipsPlay` docstring.
@@ -519,7 +531,13 @@ def _in_order(k: int, first: int, second: int, third: int) -> int:
 
 @njit(cache=True)
 def _opponents_out_of_trumps(
-    left: int, right: int, unseen: np.uint64, history: np.ndarray, seats: np.ndarray, players: int, suits: tuple
+    left: int,
+    right: int,
+    unseen: np.uint64,
+    history: np.ndarray,
+    seats: np.ndarray,
+    players: int,
+    suits: tuple[np.uint64, ...],
 ) -> bool:
     """Both opponents have shown out of spades (failed to follow a spade lead), or no spade is unseen."""
     if unseen & suits[3] == ZERO:
@@ -536,7 +554,7 @@ def _opponents_out_of_trumps(
 def tips_kernel(
     hands: np.ndarray, legal: np.ndarray, seats: np.ndarray, bids: np.ndarray, won: np.ndarray,
     on_table: np.ndarray, played: np.ndarray, history: np.ndarray, history_seats: np.ndarray,
-    players: int, position: int, trick: int, switches: int, numbers: tuple, suits: tuple, spade_ace: int,
+    players: int, position: int, trick: int, switches: int, numbers: tuple[Any, ...], suits: tuple[np.uint64, ...], spade_ace: int,
     spade_king: int, partnered: bool,
 ) -> np.ndarray:  # fmt: skip
     """The `tips` card of every table of a batch (`history` has no columns unless tip 8 needs it).
@@ -585,7 +603,12 @@ def tips_kernel(
 
 @njit(cache=True)
 def greedy_kernel(
-    legal: np.ndarray, seats: np.ndarray, on_table: np.ndarray, players: int, position: int, suits: tuple
+    legal: np.ndarray,
+    seats: np.ndarray,
+    on_table: np.ndarray,
+    players: int,
+    position: int,
+    suits: tuple[np.uint64, ...],
 ) -> np.ndarray:
     """Win cheaply if you can, else play low, at every table of a batch."""
     out = np.empty(legal.shape[0], dtype=np.int64)

@@ -74,13 +74,13 @@ class Player:
 
     def blind(self, view: BlindView) -> np.ndarray:
         if hasattr(self.bidder, "blind"):
-            return self.bidder.blind(view)
+            return np.asarray(self.bidder.blind(view))
         return np.zeros(len(view), dtype=bool)
 
     def blind_bid(self, view: BlindBidView) -> np.ndarray:
         """A blind number bid belongs to the bid policy; one without `blind_bid` always looks first (0)."""
         if hasattr(self.bidder, "blind_bid"):
-            return self.bidder.blind_bid(view)
+            return np.asarray(self.bidder.blind_bid(view))
         return np.zeros(len(view), dtype=np.int64)
 
     def draft(self, view: DraftView) -> np.ndarray:

@@ -69,7 +69,7 @@ Ranges = tuple[tuple[str, float, float], ...]
 """(field, low, high), both ends allowed."""
 
 
-def field_type(f: dataclasses.Field) -> str:
+def field_type(f: dataclasses.Field[Any]) -> str:
     """A parameter field's type as a name (`int`, `float`, `bool`, `str`), the same whether its class was
     written with `from __future__ import annotations` (the type is then the string) or without (the class)."""
     return f.type.__name__ if isinstance(f.type, type) else str(f.type)
@@ -94,7 +94,7 @@ _NAME = re.compile(r"[A-Za-z_][\w-]*")
 """A policy name as player names can write it."""
 
 
-def register(role: str, name: str, params: type = NoParams, doc: str = "") -> Callable:
+def register(role: str, name: str, params: type = NoParams, doc: str = "") -> Callable[[Any], Any]:
     """Decorator for a factory `build(params) -> policy` under `name` for `role` ("bid", "play", "draft" or
     "exchange"). `params` is its frozen parameter dataclass (derive it from `CheckedParams` for checked
     ranges); `doc` is the line `spades-lab policies` shows (default: the factory's docstring). Registering

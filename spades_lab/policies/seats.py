@@ -23,7 +23,7 @@ class SeatBidder:
         self.first, self.second, self.name = first, second, name
 
     def bid(self, view: Any) -> np.ndarray:
-        return np.where(view.seat < 2, self.first.bid(view), self.second.bid(view))
+        return np.asarray(np.where(view.seat < 2, self.first.bid(view), self.second.bid(view)))
 
     def blind(self, view: Any) -> np.ndarray:
         no = np.zeros(len(view), dtype=bool)

@@ -174,14 +174,14 @@ def bid_log_weights(
     counts = count_tricks_batch(whole, deck=deck)  # [n, many, seats]
     others = (np.arange(players)[None, :] != np.asarray(seat)[:, None]) & (np.asarray(bids) >= 0)
     miss = np.where(others[:, None, :], counts - bid_targets(bids)[:, None, :], 0.0)
-    return -float(bid_weight) * (miss**2).sum(axis=2)
+    return np.asarray(-float(bid_weight) * (miss**2).sum(axis=2))
 
 
 def resample(keys: np.ndarray, candidates: np.ndarray, log_weight: np.ndarray, worlds: int) -> np.ndarray:
     """[n, worlds, seats]: `worlds` of the `candidates` [n, many, seats] drawn systematically by
     exp(`log_weight`) [n, many], from each table's own key (so the draw depends on the game only)."""
     picks = _systematic(keys, np.ascontiguousarray(log_weight), worlds)
-    return candidates[np.arange(len(candidates))[:, None], picks]
+    return np.asarray(candidates[np.arange(len(candidates))[:, None], picks])
 
 
 def weigh_by_bids(

@@ -26,5 +26,5 @@ class ChunkError(TournamentError):
         super().__init__(message)
         self.chunk, self.policy, self.seat = chunk, policy, seat
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[TournamentError], tuple[str, str | None, str | None, int | None]]:
         return (type(self), (str(self), self.chunk, self.policy, self.seat))

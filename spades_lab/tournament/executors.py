@@ -81,7 +81,7 @@ def _serve(template: ChunkTask, chunks: Any, results: Any) -> None:
         if ended:
             return None
         try:
-            chunk = chunks.get(block=wait)
+            chunk: Chunk | None = chunks.get(block=wait)
         except queue.Empty:
             return None
         ended = chunk is None
@@ -201,11 +201,11 @@ def _worker_start() -> Iterator[None]:
 
     main_thread = threading.current_thread() is threading.main_thread()
     handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if main_thread else None
-    multiprocessing.spawn.get_preparation_data = without_main  # type: ignore[assignment]
+    multiprocessing.spawn.get_preparation_data = without_main
     try:
         yield
     finally:
-        multiprocessing.spawn.get_preparation_data = original  # type: ignore[assignment]
+        multiprocessing.spawn.get_preparation_data = original
         if main_thread:
             signal.signal(signal.SIGINT, handler)
 
@@ -239,7 +239,7 @@ def _window(
     """Keep up to `window` tasks in flight; on the first failure (or `stop()`) drain what runs, then
     raise the failure."""
     pending = iter(tasks)
-    running: set = set()
+    running: set[Any] = set()
     error: BaseException | None = None
     while True:
         while error is None and not stop() and len(running) < window:
@@ -351,7 +351,7 @@ def run_pool(tasks: Iterable[ChunkTask], workers: int, stop: Callable[[], bool] 
             receive(None)
             hand_out()
             try:
-                chunk = chunks.get(timeout=0.05) if wait else chunks.get_nowait()
+                chunk: Chunk | None = chunks.get(timeout=0.05) if wait else chunks.get_nowait()
             except queue.Empty:
                 if wait:
                     continue
@@ -400,11 +400,12 @@ def run_dask(tasks: Iterable[ChunkTask], scheduler: Any, stop: Callable[[], bool
     except ImportError:  # pragma: no cover - depends on the environment
         raise TournamentError("Dask is not installed: pip install 'dask[distributed]'") from None
     own = not isinstance(scheduler, Client)
-    client = Client(scheduler) if own else scheduler
+    client = Client(scheduler) if own else scheduler  # type: ignore[no-untyped-call]  # dask ships no types here
 
-    def result(future) -> ChunkResult:
+    def result(future: Any) -> ChunkResult:
         try:
-            return future.result()
+            done: ChunkResult = future.result()
+            return done
         except TournamentError:
             raise
         except Exception as exc:
@@ -418,7 +419,8 @@ def run_dask(tasks: Iterable[ChunkTask], scheduler: Any, stop: Callable[[], bool
     try:
         yield from _window(
             tasks, lambda t: client.submit(run_chunk, t, pure=False),
-            lambda running: dask_wait(list(running), return_when="FIRST_COMPLETED").done, result, 2 * threads, stop,
+            lambda running: dask_wait(list(running), return_when="FIRST_COMPLETED").done,  # type: ignore[no-untyped-call]
+            result, 2 * threads, stop,
         )  # fmt: skip
     finally:
         if own:

@@ -17,7 +17,7 @@ import threading
 import time
 import warnings
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,7 @@ from spades_lab.policies.identity import changed_modules, code_fingerprint, play
 from spades_lab.policies.registry import built_in
 from spades_lab.progress import bar as progress_bar
 from spades_lab.progress import wanted
-from spades_lab.rules import Rules, load_rules
+from spades_lab.rules import Rules, RulesLike, load_rules
 from spades_lab.tournament.chunks import ChunkTask, EntrantSpec, ShippedPlayer
 from spades_lab.tournament.errors import CodeChangedWarning, TournamentError
 from spades_lab.tournament.executors import execute
@@ -177,7 +177,7 @@ def _kept(store: RunDir, manifest: dict[str, Any], chunks: list[Chunk], temporar
 
 def _play(
     store: RunDir,
-    tasks,
+    tasks: Iterable[ChunkTask],
     chunks: list[Chunk],
     missing: list[Chunk],
     workers: int,
@@ -275,7 +275,7 @@ def _temporary_folder() -> str:
 
 def tournament(
     entrants: Sequence[EntrantSpec],
-    rules: Rules | str | dict | None = None,
+    rules: RulesLike = None,
     *,
     games: int | None = None,
     hands: int | None = None,

@@ -87,7 +87,9 @@ def label_sides(frame: pd.DataFrame, result: StoredTournament) -> pd.DataFrame:
     return frame.assign(entrant=entrant, opponent=opponent)
 
 
-def side_labels(result: StoredTournament, pairing, seating, side) -> tuple[pd.Categorical, pd.Categorical]:
+def side_labels(
+    result: StoredTournament, pairing: Any, seating: Any, side: Any
+) -> tuple[pd.Categorical, pd.Categorical]:
     """The entrant and the opponent of each row's (pairing, seating, side), looked up in one array
     indexing (a table of millions of rows is labelled in a fraction of a second)."""
     lookup = side_entrants(result)
@@ -217,7 +219,7 @@ def plays(result: StoredTournament) -> pd.DataFrame:
     deck = deck_for(rules.deck)
     p = rules.players
     lookup = side_entrants(result).set_index(["pairing", "seating", "side"])["entrant"]
-    columns: dict[str, list] = {k: [] for k in ("pairing", "seating", "game", "hand", "trick", "position", "seat",
+    columns: dict[str, list[Any]] = {k: [] for k in ("pairing", "seating", "game", "hand", "trick", "position", "seat",
                                                 "entrant", "card", "led_suit", "winner", "wins")}  # fmt: skip
     with open(result.out / "records.jsonl") as src:
         for line in src:

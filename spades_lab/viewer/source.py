@@ -26,7 +26,7 @@ class HandNotFound(LookupError):
     """The asked-for hand is not in the file or the tournament."""
 
 
-class HandRecord(dict):
+class HandRecord(dict[str, Any]):
     """A hand record (a plain dict of the fields in docs/records.md) that Jupyter shows as a table; `str()` is the text view."""
 
     def __str__(self) -> str:
@@ -74,7 +74,8 @@ def _number(value: object) -> int | None:
 
 
 def _chunk_of(manifest: dict[str, Any], pairing: int, seating: int, game: int) -> dict[str, Any]:
-    for chunk in manifest["chunks"]:
+    chunks: list[dict[str, Any]] = manifest["chunks"]
+    for chunk in chunks:
         lo, hi = chunk["games"]
         if int(chunk["pairing"]) == pairing and int(chunk["seating"]) == seating and lo <= game < hi:
             return chunk
