@@ -1,5 +1,9 @@
 """spades_lab: simulate Spades at batch speed and measure which bidding and play ideas win."""
 
+# isort: off
+import spades_lab.compiled  # noqa: F401  (first: keys numba's cache to the package's sources, see there)
+
+# isort: on
 from spades_lab._version import __version__
 from spades_lab.cards import STANDARD_DECK, Deck, parse_card, parse_cards
 from spades_lab.compare import Claim, Comparison, beside, compare, sweep

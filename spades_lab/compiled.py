@@ -8,6 +8,7 @@ only when the cache cannot serve it.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from typing import Any
 
@@ -26,3 +27,58 @@ def cached(kernel: Any) -> bool:
         return os.path.exists(cache_file._index_path) and bool(cache_file._load_index())
     except Exception:
         return False
+
+
+def sources_stamp(package_dir: str | os.PathLike[str]) -> str:
+    """A stamp of every Python source under `package_dir`: its path, size and modification time, hashed.
+    Any edit, added or removed module changes it."""
+    root = os.path.realpath(package_dir)
+    digest = hashlib.sha1()
+    for folder, dirs, names in sorted(os.walk(root)):
+        dirs.sort()
+        for name in sorted(names):
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                st = os.stat(path)
+                digest.update(f"{os.path.relpath(path, root)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+_KEYED: set[str] = set()
+
+
+def key_caches_to_sources(package_dir: str | os.PathLike[str]) -> None:
+    """Make numba's disk cache of every kernel defined under `package_dir` valid only for the package's
+    sources as they are now, not for its own file alone.
+
+    numba checks a cached kernel against the file that defines it, but the compiled code also holds
+    every function it calls from other files: edit a helper in one module and the kernels of another
+    module that call it would load their old code from the cache, silently. A kernel defined in the
+    package is therefore stamped with `sources_stamp` of the whole package: after any edit, each kernel
+    compiles again once. Called by the package on import, before any kernel is defined."""
+    from numba.core import caching
+
+    root = os.path.realpath(package_dir)
+    if root in _KEYED:
+        return
+    _KEYED.add(root)
+    stamp = sources_stamp(root)
+    keyed = []
+    for base in (caching.UserProvidedCacheLocator, caching.InTreeCacheLocator, caching.UserWideCacheLocator):
+
+        class Keyed(base):  # type: ignore[valid-type, misc]  # numba's locators are untyped
+            @classmethod
+            def from_function(cls, py_func: Any, py_file: str) -> Any:
+                if not os.path.realpath(py_file).startswith(root + os.sep):
+                    return None
+                return super().from_function(py_func, py_file)
+
+            def get_source_stamp(self) -> str:
+                return stamp
+
+        Keyed.__name__ = Keyed.__qualname__ = f"PackageKeyed{base.__name__}"
+        keyed.append(Keyed)
+    caching.CacheImpl._locator_classes[:0] = keyed
+
+
+key_caches_to_sources(os.path.dirname(__file__))  # this package's own kernels (imported first by its __init__)
