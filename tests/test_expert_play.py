@@ -270,6 +270,20 @@ SCENARIOS += [
         off_card="KD",
         tips_card="KD",
     ),
+    Scenario(
+        "contract lost: duck, and the opponents' tricks are bags",
+        position(
+            0,
+            {0: "AH 9H 8H 7H 5C 6C 9D 8D 7D 6D 2S 3S 4S", 1: "AC AD KH", 2: "2C 2D 2H", 3: "3C 3D 3H"},
+            [7, 1, 7, 1],
+            plays("0:5C 1:AC 2:2C 3:3C", "1:AD 2:2D 3:3D 0:6D", "1:KH 2:2H 3:3H"),
+        ),  # fmt: skip
+        "7H",
+        "the side bid 14 and has 11 cards left: its contract is lost and a set side's tricks score nothing;"
+        " the opponents made their 2, so every trick they take now is a bag: duck under the KH",
+        off="set_ducks",
+        off_card="AH",  # last to play, the cheapest winner
+    ),
 ]
 
 
@@ -387,7 +401,7 @@ def test_every_addition_has_a_switch_and_a_scenario() -> None:
         "read_voids", "spare_partner_winner", "third_hand_high", "second_seat_ruff", "cover_honour",
         "keep_setting", "keep_stoppers", "safe_coverage", "hunt_nil_by_voids", "second_seat_master",
         "no_master_into_ruff", "short_suit_first", "lead_model", "second_seat_win", "third_seat_equals",
-        "cover_duck",
+        "cover_duck", "set_ducks",
     )  # fmt: skip
     assert all(getattr(ExpertParams(), name) is (name not in DEFAULT_OFF) for name in EXPERT_SWITCHES)
     tested = {name for s in SCENARIOS for name in s.off.split(",")} | DEFAULT_OFF | OWN_TABLES

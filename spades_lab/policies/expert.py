@@ -73,6 +73,11 @@ experiment can measure what each one is worth:
   of), lose the trick instead with the highest losing card (a discard when void), provided the sure winners
   kept still cover the tricks the side's contract needs. Off by default: measured over 10,000 duplicate
   deals against the expert without it, paired win difference -0.1% (-0.2% to -0.0%), nil success unchanged.
+- `set_ducks` (trick arithmetic): when the side's contract is lost (more tricks still needed than cards
+  left), its tricks score nothing, so the seat ducks as once the contract is made (and `keep_setting` still
+  plays on while the opponents can be set): every trick the opponents take past their contract is a bag.
+  Measured over 10,000 duplicate deals against the expert without it: paired win difference +1.1%
+  (+0.7% to +1.5%), +6.6 points per game.
 - `keep_setting` (trick arithmetic): once the side's contract is made, tip 7 ducks every trick.
   With this switch the seat keeps playing to win while the opponents are still short of their
   contract and can still make it, unless the side's bags plus its overtricks are within
@@ -172,6 +177,7 @@ class ExpertParams(TipsParams):
     second_seat_win: bool = False  # second seat following: the cheapest card that beats the led card, not low
     third_seat_equals: bool = True  # third seat: never overtake partner's winning card with an equal of it
     cover_duck: bool = False  # partner's nil safe on this trick: duck rather than win and have no safe lead after
+    set_ducks: bool = True  # contract already lost: duck as once it is made, while the opponents cannot be set
     bag_margin: int = 2  # keep_setting stops when bags + overtricks >= bag threshold - bag_margin
     lead_margin: float = 0.05  # lead_model: predicted DD tricks per lead an option must gain over the expert's card
     lead_weights: str = "dd"  # lead_model: dd (DD gain, tricks), continuation (score, tens of points) or a .json path
@@ -185,9 +191,9 @@ class ExpertParams(TipsParams):
 EXPERT_SWITCHES = tuple(f.name for f in fields(ExpertParams) if f.type == "bool" and f.name not in SWITCHES)
 (
     READ_VOIDS, SPARE, THIRD_HIGH, SECOND_RUFF, COVER_HONOUR, KEEP_SETTING, KEEP_STOPPERS, SAFE_COVER, HUNT_VOIDS,
-    SECOND_MASTER, NO_MASTER_RUFF, SHORT_FIRST, LEAD_MODEL, SECOND_WIN, THIRD_EQUALS, COVER_DUCK,
-) = range(16)  # fmt: skip
-assert len(EXPERT_SWITCHES) == 16, "keep the kernel's constants in step with ExpertParams"
+    SECOND_MASTER, NO_MASTER_RUFF, SHORT_FIRST, LEAD_MODEL, SECOND_WIN, THIRD_EQUALS, COVER_DUCK, SET_DUCKS,
+) = range(17)  # fmt: skip
+assert len(EXPERT_SWITCHES) == 17, "keep the kernel's constants in step with ExpertParams"
 
 NO_PENALTY = 1 << 30
 """The bag threshold used when the rules have no bag penalty: bags never stop `keep_setting`."""
@@ -522,14 +528,16 @@ def _expert_card(
     contract = max(bids[ME], 0) + max(mate_bid, 0)
     contract_tricks = (won[ME] if bids[ME] > 0 else 0) + (mate_won if mate_bid > 0 else 0)
     contract_made = contract > 0 and contract_tricks >= contract
+    # more tricks still needed than cards left: the contract is lost, and a set side's tricks score nothing
+    contract_lost = is_on(extra, SET_DUCKS) and contract > 0 and contract - contract_tricks > popcount(hand)
     covering = is_on(switches, COVER) and mate_bid == 0 and mate_won == 0
     left_nil = bids[LEFT] == 0 and won[LEFT] == 0
     right_nil = bids[RIGHT] == 0 and won[RIGHT] == 0
     across_nil = not partnered and bids[PARTNER] == 0 and won[PARTNER] == 0
 
     setting = False
-    if contract_made and is_on(extra, KEEP_SETTING):
-        room = bags + contract_tricks - contract < bag_limit
+    if (contract_made or contract_lost) and is_on(extra, KEEP_SETTING):
+        room = contract_lost or bags + contract_tricks - contract < bag_limit
         if partnered:
             their_contract = max(bids[LEFT], 0) + max(bids[RIGHT], 0)
             their_tricks = (won[LEFT] if bids[LEFT] > 0 else 0) + (won[RIGHT] if bids[RIGHT] > 0 else 0)
@@ -540,7 +548,7 @@ def _expert_card(
                 short = bids[k] - won[k]
                 if bids[k] > 0 and 0 < short <= popcount(hand) and room:
                     setting = True
-    ducking = contract_made and not setting
+    ducking = (contract_made or contract_lost) and not setting
 
     if position == 0:
         if covering and is_on(extra, SAFE_COVER):
