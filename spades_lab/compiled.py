@@ -1,15 +1,17 @@
-"""Whether numba's disk cache already holds a kernel: the one question behind every "compiling ..." word.
+"""numba's disk cache of the package's kernels: keyed to all of the package's sources, and asked ahead.
 
 numba compiles a kernel on its first call in a process, then loads it from the cache in later
 processes as long as the source is unchanged. A first compilation takes seconds to tens of seconds,
 so the layers that start one (a run's warm-up, the first double-dummy solve) say so beforehand, and
-only when the cache cannot serve it.
+only when the cache cannot serve it (`cached`). And the cache must never serve code older than the
+sources: `key_caches_to_sources`, applied to this package when it is imported.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import warnings
 from typing import Any
 
 
@@ -64,7 +66,14 @@ def key_caches_to_sources(package_dir: str | os.PathLike[str]) -> None:
     _KEYED.add(root)
     stamp = sources_stamp(root)
     keyed = []
-    for base in (caching.UserProvidedCacheLocator, caching.InTreeCacheLocator, caching.UserWideCacheLocator):
+    try:
+        bases = (caching.UserProvidedCacheLocator, caching.InTreeCacheLocator, caching.UserWideCacheLocator)
+        locators = caching.CacheImpl._locator_classes
+    except AttributeError:  # pragma: no cover - a numba whose cache is laid out otherwise
+        warnings.warn("spades_lab: this numba's cache cannot be keyed to the package's sources; after editing a"
+                      " module, clear the __pycache__ folders to be sure no kernel runs older code", stacklevel=2)  # fmt: skip
+        return
+    for base in bases:
 
         class Keyed(base):  # type: ignore[valid-type, misc]  # numba's locators are untyped
             @classmethod
@@ -78,7 +87,7 @@ def key_caches_to_sources(package_dir: str | os.PathLike[str]) -> None:
 
         Keyed.__name__ = Keyed.__qualname__ = f"PackageKeyed{base.__name__}"
         keyed.append(Keyed)
-    caching.CacheImpl._locator_classes[:0] = keyed
+    locators[:0] = keyed
 
 
 key_caches_to_sources(os.path.dirname(__file__))  # this package's own kernels (imported first by its __init__)
