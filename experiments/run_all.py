@@ -6,9 +6,8 @@
 
 count_calibration runs first: it writes the weights the `calibrated` bidder (and so bid_margin) reads.
 
-The scripts run one after the other in this one process, so the DD solver that `pimc` searches with
-compiles once (it cannot be cached, tens of seconds per process), not once per script. Tournaments whose
-working directories are already under `results/NAME/run/` are reused, not replayed.
+The scripts run one after the other in this one process. Tournaments whose working directories are already
+under `results/NAME/run/` are reused, not replayed: delete those folders after changing a player.
 """
 
 from __future__ import annotations
