@@ -347,9 +347,6 @@ class Engine:
     params: tuple[str, ...] = ()
     minimum: int = 20
     """The fewest games (or deals) a tiny-scale run plays (tests run every script at scale 0.001)."""
-    in_process: bool = False
-    """Play in the script's process (workers=1): the DD solver of `pimc` cannot be cached and compiles in
-    every new process (tens of seconds), so one process that compiles it once beats two that each do."""
 
     @property
     def play(self) -> str:
@@ -360,9 +357,6 @@ class Engine:
         """`bid` playing this engine with the switches `off` turned off: `counting+expert(-nil_coverage)`."""
         args = [*self.params, *(f"-{s}" for s in off)]
         return f"{bid}+{self.name}" + (f"({', '.join(args)})" if args else "")
-
-    def workers(self, workers: int) -> int:
-        return 1 if self.in_process else workers
 
 
 PIMC_WORLDS = 8
@@ -375,7 +369,7 @@ and 2.9 s for the expert (probe of 2026-12-01; the first pimc call adds the solv
 ENGINES: dict[str, Engine] = {
     "tips": Engine("tips"),
     "expert": Engine("expert"),
-    "pimc": Engine("pimc", (f"worlds={PIMC_WORLDS}", f"max_tricks={PIMC_MAX_TRICKS}"), minimum=4, in_process=True),
+    "pimc": Engine("pimc", (f"worlds={PIMC_WORLDS}", f"max_tricks={PIMC_MAX_TRICKS}"), minimum=4),
 }
 ENGINE_NAMES: tuple[str, ...] = tuple(ENGINES)
 
@@ -402,7 +396,7 @@ class Experiment:
 
     def run(self, engine: Engine, entrants: Sequence[Any], sub: str = "", **kwargs: Any) -> TournamentResult:
         run_dir = self.out / "run" / engine.name / sub if sub else self.out / "run" / engine.name
-        return run_tournament(entrants, run_dir, workers=engine.workers(self.workers), engine=engine.name, **kwargs)
+        return run_tournament(entrants, run_dir, workers=self.workers, engine=engine.name, **kwargs)
 
     @property
     def command(self) -> str:
@@ -412,8 +406,7 @@ class Experiment:
         """One sentence: what each engine played, at scale 1 times `--scale`."""
         parts = [f"`{e.play}` {self.games(e):,} {unit}" for e in self.engines]
         return (
-            "Play engines and budgets (per tournament): " + "; ".join(parts) + ". pimc plays in the script's "
-            "process (its solver compiles once per process), the others on the worker processes."
+            "Play engines and budgets (per tournament): " + "; ".join(parts) + "."
         )
 
 
