@@ -76,6 +76,19 @@ def legal_mask(
     return legal_plays(hand, leading, led_suit, broken, suit_masks, first_rule, lowest(clubs) if clubs != ZERO else 0)
 
 
+@njit(cache=True, inline="always")
+def trick_after(
+    card: int, seat: int, k: int, led_suit: int, win_card: int, win_seat: int, suit_of: np.ndarray
+) -> tuple[int, int, int]:
+    """Led suit, winning card and winning seat once `seat` plays `card` as the trick's card number `k`."""
+    s = suit_of[card]
+    if k == 0:
+        return s, card, seat
+    if takes(card, s, win_card, suit_of[win_card]):
+        return led_suit, card, seat
+    return led_suit, win_card, win_seat
+
+
 @njit(cache=True)
 def _cash(hands: np.ndarray, players: int, leader: int, broken: bool, suit_masks: np.ndarray) -> tuple[int, np.uint64]:
     """Tricks the leader can surely cash from the top, leading throughout (a lower bound for its side).
@@ -710,13 +723,7 @@ def probe(
                 # search move i: save this node's frame, then enter the child
                 c = stack[d, MOVES, i]
                 bit = BIT[c]
-                s = suit_of[c]
-                if k == 0:
-                    n_led, n_win, n_seat = s, c, seat
-                else:
-                    n_led, n_win, n_seat = led_suit, win_card, win_seat
-                    if takes(c, s, win_card, suit_of[win_card]):
-                        n_win, n_seat = c, seat
+                n_led, n_win, n_seat = trick_after(c, seat, k, led_suit, win_card, win_seat, suit_of)
                 t_mask = trick_mask | bit
                 fr = stack[d, FRAME]
                 ms = stack_masks[d]

@@ -17,9 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from spades_lab.dd.search import legal_mask, probe, representative_of, representatives, trick_state
+from spades_lab.dd.search import legal_mask, probe, representative_of, representatives, trick_after, trick_state
 from spades_lab.dd.solver import Solver, first_rule_for
-from spades_lab.engine import trick as trick_rules
 from spades_lab.engine.bits import BIT, ONE, ZERO, lowest, popcount
 
 
@@ -67,13 +66,7 @@ def _nil_values(
             c = lowest(m)
             m &= m - ONE
             bit = BIT[c]
-            s = suit_of[c]
-            if k == 0:
-                n_led, n_win, n_seat = s, c, seat
-            else:
-                n_led, n_win, n_seat = led, win_card, win_seat
-                if trick_rules.beats(c, win_card, suit_masks):
-                    n_win, n_seat = c, seat
+            n_led, n_win, n_seat = trick_after(c, seat, k, led, win_card, win_seat, suit_of)
             row[seat] = hand ^ bit
             if k + 1 == players:
                 if n_seat == nil_seat[t]:
