@@ -25,6 +25,9 @@ from spades_lab.engine.bits import ONE, ZERO, popcount
 TRUMP = 3
 """The trump block's suit index in `suits`."""
 
+SuitMasks = tuple[np.uint64, ...]
+"""A deck's four suit masks as compiled policies receive them (clubs, diamonds, hearts, trumps)."""
+
 FIRST_TRICK_FREE, FIRST_TRICK_TWO_OF_CLUBS, FIRST_TRICK_LOWEST_CLUBS = 0, 1, 2
 """First-trick rules: none, the holder of the two of clubs leads it, every seat plays its lowest club."""
 

@@ -28,6 +28,7 @@ from numba import njit
 
 from spades_lab.cards import RANKS, STANDARD_DECK, SUITS, TRUMP, Deck, parse_cards
 from spades_lab.engine.bits import popcount
+from spades_lab.engine.trick import SuitMasks
 from spades_lab.names import did_you_mean
 from spades_lab.policies.registry import check_choices, check_ranges
 
@@ -297,7 +298,7 @@ def _cards(x: np.uint64) -> int:
 @njit(cache=True)
 def _count_kernel(
     hands: np.ndarray,
-    suits: tuple[np.uint64, ...],
+    suits: SuitMasks,
     spade_honours: tuple[Any, ...],
     side_honours: tuple[Any, ...],
     values: tuple[Any, ...],
@@ -373,7 +374,7 @@ def _nil_numbers(params: NilParams, deck: Deck) -> tuple[Any, ...]:
 
 @njit(cache=True)
 def _nil_kernel(
-    hands: np.ndarray, counts: np.ndarray, suits: tuple[np.uint64, ...], aces: np.uint64, kings: tuple[Any, ...], king_suits: tuple[Any, ...],
+    hands: np.ndarray, counts: np.ndarray, suits: SuitMasks, aces: np.uint64, kings: tuple[Any, ...], king_suits: tuple[Any, ...],
     too_high: np.uint64, strong: tuple[Any, ...], limits: tuple[Any, ...], rule: tuple[Any, ...],
 ) -> np.ndarray:  # fmt: skip
     """`nil_ok` per hand, given its count."""

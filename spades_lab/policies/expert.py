@@ -109,6 +109,7 @@ from numba import njit
 
 from spades_lab.engine import PlayView
 from spades_lab.engine.bits import ZERO, above, below, highest, lowest, popcount
+from spades_lab.engine.trick import SuitMasks
 from spades_lab.policies.leads import combine_weights, lead_weights, model_lead, sure_winners
 from spades_lab.policies.memory import seat_voids, suit_index, void_cards
 from spades_lab.policies.play import (
@@ -203,7 +204,7 @@ NO_PENALTY = 1 << 30
 
 
 @njit(cache=True)
-def _wins_against_fourth(card: int, led: int, left_voids: int, unseen: np.uint64, suits: tuple[np.uint64, ...]) -> bool:
+def _wins_against_fourth(card: int, led: int, left_voids: int, unseen: np.uint64, suits: SuitMasks) -> bool:
     """Whether `card`, holding the trick, beats anything the fourth seat (`left_voids`) can still play.
 
     The fourth seat can follow with any unseen card of the led suit unless it has shown out of it;
@@ -222,7 +223,7 @@ def _wins_against_fourth(card: int, led: int, left_voids: int, unseen: np.uint64
 
 
 @njit(cache=True)
-def _sequence_bottom(cards: np.uint64, unseen: np.uint64, suits: tuple[np.uint64, ...]) -> int:
+def _sequence_bottom(cards: np.uint64, unseen: np.uint64, suits: SuitMasks) -> int:
     """The cheapest card equal to the highest of `cards` (no unseen card between them): Q from K-Q-x."""
     card = highest(cards)
     while True:
@@ -234,7 +235,7 @@ def _sequence_bottom(cards: np.uint64, unseen: np.uint64, suits: tuple[np.uint64
 
 @njit(cache=True)
 def _third_hand_high(
-    legal: np.uint64, best: int, led: int, left_voids: int, unseen: np.uint64, suits: tuple[np.uint64, ...]
+    legal: np.uint64, best: int, led: int, left_voids: int, unseen: np.uint64, suits: SuitMasks
 ) -> int:
     """Third seat following suit: cheapest sure winner, else the bottom of the top sequence; -1: no play."""
     winning = winners(legal, best, suits) & suits[led]
@@ -250,7 +251,7 @@ def _third_hand_high(
 
 
 @njit(cache=True, inline="always")
-def _equals(card: int, best: int, unseen: np.uint64, suits: tuple[np.uint64, ...]) -> bool:
+def _equals(card: int, best: int, unseen: np.uint64, suits: SuitMasks) -> bool:
     """Whether `card` is an equal of `best` in its suit: no unseen card between them, so any card that beats
     one beats the other (partner's 10 and this seat's J once nothing unseen lies between)."""
     between = unseen & suit_of(card, suits) & above(best) & below(card)
@@ -260,7 +261,7 @@ def _equals(card: int, best: int, unseen: np.uint64, suits: tuple[np.uint64, ...
 @njit(cache=True)
 def _cover_duck(
     card: int, legal: np.uint64, hand: np.uint64, unseen: np.uint64, best: int, following: bool, nil_voids: int,
-    needed: int, to_void: bool, suits: tuple[np.uint64, ...],
+    needed: int, to_void: bool, suits: SuitMasks,
 ) -> int:  # fmt: skip
     """Covering partner's nil once it is under this trick: -1 to keep `card`, or a losing card instead.
 
@@ -283,7 +284,7 @@ def _cover_duck(
 
 
 @njit(cache=True)
-def _cover(legal: np.uint64, led_card: int, unseen: np.uint64, suits: tuple[np.uint64, ...]) -> int:
+def _cover(legal: np.uint64, led_card: int, unseen: np.uint64, suits: SuitMasks) -> int:
     """Second seat over a led J, Q or K: the cover that wins, or that promotes a ten-or-better kept; else -1."""
     rank = rank_of(led_card, suits)
     if rank < 9 or rank > 11:
@@ -303,7 +304,7 @@ def _cover(legal: np.uint64, led_card: int, unseen: np.uint64, suits: tuple[np.u
 
 
 @njit(cache=True, inline="always")
-def _held_masters(legal: np.uint64, first: int, unseen: np.uint64, suits: tuple[np.uint64, ...]) -> np.uint64:
+def _held_masters(legal: np.uint64, first: int, unseen: np.uint64, suits: SuitMasks) -> np.uint64:
     """The legal cards of the led suit above the led card and above every unseen card of the suit."""
     mine = legal & suit_of(first, suits) & above(first)
     top_out = highest(unseen & suit_of(first, suits))
@@ -311,9 +312,7 @@ def _held_masters(legal: np.uint64, first: int, unseen: np.uint64, suits: tuple[
 
 
 @njit(cache=True)
-def _second_master(
-    legal: np.uint64, first: int, left_voids: int, unseen: np.uint64, suits: tuple[np.uint64, ...]
-) -> int:
+def _second_master(legal: np.uint64, first: int, left_voids: int, unseen: np.uint64, suits: SuitMasks) -> int:
     """Second seat following: the cheapest held master of the led suit, if no ruff by the fourth seat threatens; -1 else."""
     masters = _held_masters(legal, first, unseen, suits)
     if masters == ZERO:
@@ -325,9 +324,7 @@ def _second_master(
 
 
 @njit(cache=True)
-def _second_seat_ruff(
-    ruffs: np.uint64, left_voids: int, led: int, unseen: np.uint64, suits: tuple[np.uint64, ...]
-) -> int:
+def _second_seat_ruff(ruffs: np.uint64, left_voids: int, led: int, unseen: np.uint64, suits: SuitMasks) -> int:
     """The cheapest trump; above every unseen trump when the fourth seat is out of the suit and may overruff."""
     overruff = (left_voids >> led) & 1 == 1 and (left_voids >> 3) & 1 == 0
     if overruff:
@@ -338,7 +335,7 @@ def _second_seat_ruff(
 
 
 @njit(cache=True)
-def _keep_stoppers_discard(cards: np.uint64, hand: np.uint64, unseen: np.uint64, suits: tuple[np.uint64, ...]) -> int:
+def _keep_stoppers_discard(cards: np.uint64, hand: np.uint64, unseen: np.uint64, suits: SuitMasks) -> int:
     """The discard of `keep_stoppers` (see the module docstring)."""
     side = cards & ~suits[3]
     if side == ZERO:
@@ -383,7 +380,7 @@ def _keep_stoppers_discard(cards: np.uint64, hand: np.uint64, unseen: np.uint64,
 
 
 @njit(cache=True)
-def _safe_coverage_lead(legal: np.uint64, unseen: np.uint64, nil_voids: int, suits: tuple[np.uint64, ...]) -> int:
+def _safe_coverage_lead(legal: np.uint64, unseen: np.uint64, nil_voids: int, suits: SuitMasks) -> int:
     """Partner's live nil, leading: a master (one in a suit the nil has shown out of first), else a card
     of a suit the nil has shown out of; -1 when there is neither."""
     masters = ZERO
@@ -404,9 +401,7 @@ def _safe_coverage_lead(legal: np.uint64, unseen: np.uint64, nil_voids: int, sui
 
 
 @njit(cache=True)
-def _short_suit_lead(
-    card: int, legal: np.uint64, hand: np.uint64, unseen: np.uint64, suits: tuple[np.uint64, ...]
-) -> int:
+def _short_suit_lead(card: int, legal: np.uint64, hand: np.uint64, unseen: np.uint64, suits: SuitMasks) -> int:
     """`short_suit_first`: when `card` cashes a side master while this seat holds two trumps or more and a trump
     is unseen, the lowest card of its shortest other side suit of one or two cards without a master (towards a
     void to ruff in), the master waiting; -1 when there is no such suit or the lead is not a side master."""
@@ -430,7 +425,7 @@ def _short_suit_lead(
 def _expert_follow(
     legal: np.uint64, hand: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, best: int,
     first: int, partner_card: int, partner_holds: bool, partner_led_ace: bool, following: bool, switches: int,
-    numbers: tuple[Any, ...], extra: int, suits: tuple[np.uint64, ...], left_voids: int, needed: int,
+    numbers: tuple[Any, ...], extra: int, suits: SuitMasks, left_voids: int, needed: int,
 ) -> int:  # fmt: skip
     """The tips' `_follow` with the expert's third-seat, second-seat and discard additions.
 
@@ -504,7 +499,7 @@ def _expert_follow(
 @njit(cache=True)
 def _expert_card(
     hand: np.uint64, legal: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, bids: tuple[int, ...],
-    won: tuple[int, ...], first: int, second: int, third: int, switches: int, numbers: tuple[Any, ...], suits: tuple[np.uint64, ...], spade_ace: int,
+    won: tuple[int, ...], first: int, second: int, third: int, switches: int, numbers: tuple[Any, ...], suits: SuitMasks, spade_ace: int,
     spade_king: int, trumps_out: bool, extra: int, voids: tuple[int, ...], bags: int, bag_limit: int, partnered: bool,
 ) -> int:  # fmt: skip
     """The `expert` decision for one table; `voids` are the relative seats' 4-bit void masks.
@@ -619,7 +614,7 @@ def expert_kernel(
     hands: np.ndarray, legal: np.ndarray, seats: np.ndarray, bids: np.ndarray, won: np.ndarray,
     on_table: np.ndarray, played: np.ndarray, voids: np.ndarray, bags: np.ndarray,
     players: int, position: int, trick: int, switches: int, numbers: tuple[Any, ...], extra: int, bag_limit: int,
-    suits: tuple[np.uint64, ...], spade_ace: int, spade_king: int, partnered: bool, combined: np.ndarray, lead_margin: float,
+    suits: SuitMasks, spade_ace: int, spade_king: int, partnered: bool, combined: np.ndarray, lead_margin: float,
 ) -> np.ndarray:  # fmt: skip
     """The `expert` card of every table of a batch (the layout of the tips' kernel, with the engine's shown
     voids, `PlayView.shown_voids`, in place of the history, plus bags).
@@ -713,7 +708,7 @@ def expert_kernel(
 
 
 @njit(cache=True, inline="always")
-def _may_ruff(voids: int, suit: int, unseen: np.uint64, suits: tuple[np.uint64, ...]) -> bool:
+def _may_ruff(voids: int, suit: int, unseen: np.uint64, suits: SuitMasks) -> bool:
     """Whether a seat with these shown voids may ruff a lead of `suit`: out of it, not shown out of trumps."""
     return (voids >> suit) & 1 == 1 and (voids >> 3) & 1 == 0 and unseen & suits[3] != ZERO
 
@@ -726,7 +721,7 @@ def _reads_fourth_seat(
     second: int,
     unseen: np.uint64,
     extra: int,
-    suits: tuple[np.uint64, ...],
+    suits: SuitMasks,
 ) -> bool:
     """Whether a rule will read the fourth seat's voids: third seat when partner holds the trick, or an opponent
     does and this seat can beat it in suit (otherwise it plays low or ruffs whatever the fourth seat holds).
@@ -740,9 +735,7 @@ def _reads_fourth_seat(
 
 
 @njit(cache=True, inline="always")
-def _opponents_out_of_trumps(
-    left_voids: int, right_voids: int, unseen: np.uint64, suits: tuple[np.uint64, ...]
-) -> bool:
+def _opponents_out_of_trumps(left_voids: int, right_voids: int, unseen: np.uint64, suits: SuitMasks) -> bool:
     """Tip 8's test, read from the voids: both opponents have shown out of spades, or no spade is unseen."""
     if unseen & suits[3] == ZERO:
         return True

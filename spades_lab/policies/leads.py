@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from spades_lab.engine.bits import ZERO, highest, lowest, popcount
+from spades_lab.engine.trick import SuitMasks
 from spades_lab.policies.play import card_bit, unseen_above
 
 LEADS_RESOURCE = "expert_leads.json"
@@ -51,7 +52,7 @@ assert len(FEATURES) == 16, "model_lead writes the features out one by one"
 
 
 @njit(cache=True)
-def sure_winners(hand: np.uint64, unseen: np.uint64, suits: tuple[np.uint64, ...]) -> int:
+def sure_winners(hand: np.uint64, unseen: np.uint64, suits: SuitMasks) -> int:
     """Tricks a seat holds for sure: per suit, its top cards while no unseen card of the suit outranks them
     (the lead model's feature and the expert's `second_seat_ruff` test)."""
     count = 0
@@ -65,7 +66,7 @@ def sure_winners(hand: np.uint64, unseen: np.uint64, suits: tuple[np.uint64, ...
 
 
 @njit(cache=True)
-def _short_suit(legal: np.uint64, unseen: np.uint64, suits: tuple[np.uint64, ...], longest: bool) -> int:
+def _short_suit(legal: np.uint64, unseen: np.uint64, suits: SuitMasks, longest: bool) -> int:
     """The shortest (or longest) side suit of the legal cards whose top card is not a master; -1 if none.
 
     Ties go to the lower suit for the shortest, to the higher suit for the longest."""
@@ -81,7 +82,7 @@ def _short_suit(legal: np.uint64, unseen: np.uint64, suits: tuple[np.uint64, ...
 
 
 @njit(cache=True)
-def lead_option(option: int, card: int, legal: np.uint64, unseen: np.uint64, suits: tuple[np.uint64, ...]) -> int:
+def lead_option(option: int, card: int, legal: np.uint64, unseen: np.uint64, suits: SuitMasks) -> int:
     """The card an option leads (`card` for KEEP), or -1 when the seat holds no such card."""
     if option == KEEP:
         return card
@@ -106,7 +107,7 @@ def lead_option(option: int, card: int, legal: np.uint64, unseen: np.uint64, sui
 
 
 @njit(cache=True)
-def card_kind(card: int, unseen: np.uint64, suits: tuple[np.uint64, ...]) -> int:
+def card_kind(card: int, unseen: np.uint64, suits: SuitMasks) -> int:
     """0 trump master, 1 other trump, 2 side master, 3 other side card."""
     master = unseen_above(card, unseen, suits) == 0
     if card_bit(card) & suits[3] != ZERO:
@@ -117,7 +118,7 @@ def card_kind(card: int, unseen: np.uint64, suits: tuple[np.uint64, ...]) -> int
 @njit(cache=True)
 def lead_features(
     card: int, hand: np.uint64, legal: np.uint64, unseen: np.uint64, trick: int, bids: tuple[int, ...], won: tuple[int, ...],
-    voids: tuple[int, ...], suits: tuple[np.uint64, ...],
+    voids: tuple[int, ...], suits: SuitMasks,
 ) -> tuple[np.ndarray, int]:  # fmt: skip
     """The `FEATURES` at a lead of `card` and the card's kind (index in `KINDS`): the model's inputs are these
     crossed with the kind (`lead_inputs`), which the kernel never builds (see `model_lead`)."""
@@ -154,7 +155,7 @@ def lead_features(
 @njit(cache=True)
 def lead_inputs(
     card: int, hand: np.uint64, legal: np.uint64, unseen: np.uint64, trick: int, bids: tuple[int, ...], won: tuple[int, ...],
-    voids: tuple[int, ...], suits: tuple[np.uint64, ...],
+    voids: tuple[int, ...], suits: SuitMasks,
 ) -> np.ndarray:  # fmt: skip
     """The model's `WIDTH` inputs at a lead of `card` (`bids`, `won`, `voids`: me, partner, left, right)."""
     x, kind = lead_features(card, hand, legal, unseen, trick, bids, won, voids, suits)
@@ -184,7 +185,7 @@ def combine_weights(weights: np.ndarray) -> np.ndarray:
 @njit(cache=True)
 def model_lead(
     combined: np.ndarray, margin: float, card: int, hand: np.uint64, legal: np.uint64, unseen: np.uint64,
-    trick: int, bids: tuple[int, ...], won: tuple[int, ...], voids: tuple[int, ...], suits: tuple[np.uint64, ...],
+    trick: int, bids: tuple[int, ...], won: tuple[int, ...], voids: tuple[int, ...], suits: SuitMasks,
 ) -> int:  # fmt: skip
     """The option card of best predicted DD gain over `card` when it reaches `margin`; else `card`.
 
@@ -271,7 +272,7 @@ def model_lead(
 @njit(cache=True)
 def lead_batch(
     cards: np.ndarray, hands: np.ndarray, legal: np.ndarray, unseen: np.ndarray, tricks: np.ndarray,
-    bids: np.ndarray, won: np.ndarray, voids: np.ndarray, suits: tuple[np.uint64, ...],
+    bids: np.ndarray, won: np.ndarray, voids: np.ndarray, suits: SuitMasks,
 ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """Batch form for fitting: each lead's model inputs [n, WIDTH] and every option's card [n, options] (-1:
     none); `bids`, `won`, `voids` are [n, 4] in the order me, partner, left, right."""
@@ -290,7 +291,7 @@ def lead_batch(
 
 def model_leads(
     weights: np.ndarray, margin: float, cards: np.ndarray, hands: np.ndarray, legal: np.ndarray,
-    unseen: np.ndarray, tricks: np.ndarray, bids: np.ndarray, won: np.ndarray, voids: np.ndarray, suits: tuple[np.uint64, ...],
+    unseen: np.ndarray, tricks: np.ndarray, bids: np.ndarray, won: np.ndarray, voids: np.ndarray, suits: SuitMasks,
 ) -> np.ndarray:  # fmt: skip
     """`model_lead` with `weights` [options - 1, WIDTH + 1] over a batch (the layout of `lead_batch`), for
     held-out evaluation."""
@@ -300,7 +301,7 @@ def model_leads(
 @njit(cache=True)
 def _model_leads(
     combined: np.ndarray, margin: float, cards: np.ndarray, hands: np.ndarray, legal: np.ndarray,
-    unseen: np.ndarray, tricks: np.ndarray, bids: np.ndarray, won: np.ndarray, voids: np.ndarray, suits: tuple[np.uint64, ...],
+    unseen: np.ndarray, tricks: np.ndarray, bids: np.ndarray, won: np.ndarray, voids: np.ndarray, suits: SuitMasks,
 ) -> np.ndarray:  # fmt: skip
     out = np.empty(cards.shape[0], dtype=np.int64)
     for i in range(cards.shape[0]):

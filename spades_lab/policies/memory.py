@@ -20,13 +20,14 @@ from numba import njit
 from spades_lab.cards import Deck
 from spades_lab.engine import trick
 from spades_lab.engine.bits import ZERO
+from spades_lab.engine.trick import SuitMasks
 
 suit_index = trick.suit
 """The suit block (0-3) of a card id: the engine's trick rule, under the name the expert kernel reads."""
 
 
 @njit(cache=True)
-def shown_voids(history: np.ndarray, seats: np.ndarray, players: int, suits: tuple[np.uint64, ...]) -> int:
+def shown_voids(history: np.ndarray, seats: np.ndarray, players: int, suits: SuitMasks) -> int:
     """Bit `4 * seat + suit` for every seat that failed to follow a led suit in `history` (plays in order)."""
     voids = 0
     for i in range(history.shape[0]):
@@ -45,7 +46,7 @@ def seat_voids(voids: int, seat: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def void_cards(seat_mask: int, suits: tuple[np.uint64, ...]) -> np.uint64:
+def void_cards(seat_mask: int, suits: SuitMasks) -> np.uint64:
     """The cards of every suit in a 4-bit suit mask (the cards a seat with these voids cannot hold)."""
     cards = ZERO
     for s in range(4):
@@ -55,7 +56,7 @@ def void_cards(seat_mask: int, suits: tuple[np.uint64, ...]) -> np.uint64:
 
 
 @njit(cache=True)
-def _voids_kernel(history: np.ndarray, seats: np.ndarray, players: int, suits: tuple[np.uint64, ...]) -> np.ndarray:
+def _voids_kernel(history: np.ndarray, seats: np.ndarray, players: int, suits: SuitMasks) -> np.ndarray:
     out = np.empty(history.shape[0], dtype=np.int64)
     for t in range(history.shape[0]):
         out[t] = shown_voids(history[t], seats[t], players, suits)

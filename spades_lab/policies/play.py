@@ -35,6 +35,7 @@ from spades_lab.cards import Deck
 from spades_lab.engine import PlayView
 from spades_lab.engine import trick as trick_rules
 from spades_lab.engine.bits import ONE, ZERO, highest, lowest, popcount
+from spades_lab.engine.trick import SuitMasks
 from spades_lab.policies.entry import NoParams
 from spades_lab.policies.registry import CheckedParams, Ranges, register
 
@@ -94,20 +95,20 @@ def _on(switches: int, rule: int) -> bool:
 
 
 @njit(cache=True, inline="always")
-def _rank(card: int, suits: tuple[np.uint64, ...]) -> int:
+def _rank(card: int, suits: SuitMasks) -> int:
     """0 for a deuce .. 12 for an ace: a suit block holds its top cards, so count down from the ace."""
     suit = trick_rules.suit_mask(card, suits)
     return card - lowest(suit) + 13 - popcount(suit)
 
 
 @njit(cache=True, inline="always")
-def _is_ace(card: int, suits: tuple[np.uint64, ...], spade_ace: int) -> bool:
+def _is_ace(card: int, suits: SuitMasks, spade_ace: int) -> bool:
     suit = trick_rules.suit_mask(card, suits)
     return card == (spade_ace if suit == suits[3] else highest(suit))
 
 
 @njit(cache=True)
-def _low_card(cards: np.uint64, suits: tuple[np.uint64, ...]) -> int:
+def _low_card(cards: np.uint64, suits: SuitMasks) -> int:
     """Play low: the lowest-ranked side card (clubs, diamonds, hearts on equal rank); a trump only if nothing else."""
     best = -1
     for suit in range(3):
@@ -118,7 +119,7 @@ def _low_card(cards: np.uint64, suits: tuple[np.uint64, ...]) -> int:
 
 
 @njit(cache=True)
-def _strongest(cards: np.uint64, unseen: np.uint64, suits: tuple[np.uint64, ...]) -> int:
+def _strongest(cards: np.uint64, unseen: np.uint64, suits: SuitMasks) -> int:
     """The card most likely to win: fewest unseen cards above it, then a trump, then the higher rank.
 
     For a nil bidder this is the most dangerous card to keep; for its partner the best card to lead.
@@ -139,7 +140,7 @@ def _strongest(cards: np.uint64, unseen: np.uint64, suits: tuple[np.uint64, ...]
 
 
 @njit(cache=True)
-def _discard(cards: np.uint64, hand: np.uint64, unseen: np.uint64, to_void: bool, suits: tuple[np.uint64, ...]) -> int:
+def _discard(cards: np.uint64, hand: np.uint64, unseen: np.uint64, to_void: bool, suits: SuitMasks) -> int:
     """A card thrown on a trick this seat does not try to win.
 
     Tip 10 (`to_void`): the highest card of the shortest side suit holding no master ("useless"),
@@ -173,7 +174,7 @@ def _nil_card(
     best: int,
     following: bool,
     unseen: np.uint64,
-    suits: tuple[np.uint64, ...],
+    suits: SuitMasks,
 ) -> int:
     """The nil bidder: never win a trick it can avoid.
 
@@ -202,7 +203,7 @@ def _nil_card(
 
 @njit(cache=True)
 def _cover_partner(
-    legal: np.uint64, partner_card: int, partner_holds: bool, best: int, following: bool, suits: tuple[np.uint64, ...]
+    legal: np.uint64, partner_card: int, partner_holds: bool, best: int, following: bool, suits: SuitMasks
 ) -> int:
     """The nil bidder's partner on a trick in progress; -1 when partner is already safe.
 
@@ -221,7 +222,7 @@ def _cover_partner(
 @njit(cache=True)
 def _set_opposing_nil(
     legal: np.uint64, hand: np.uint64, unseen: np.uint64, nil_card: int, nil_holds: bool, best: int,
-    following: bool, to_void: bool, suits: tuple[np.uint64, ...],
+    following: bool, to_void: bool, suits: SuitMasks,
 ) -> int:  # fmt: skip
     """Against a live opposing nil on a trick in progress; -1 when the nil bidder is already safe here.
 
@@ -243,7 +244,7 @@ def _set_opposing_nil(
 
 
 @njit(cache=True)
-def _lead_against_nil(legal: np.uint64, hand: np.uint64, suits: tuple[np.uint64, ...], spade_ace: int) -> int:
+def _lead_against_nil(legal: np.uint64, hand: np.uint64, suits: SuitMasks, spade_ace: int) -> int:
     """Tip 9: the lowest card of the longest suit, not an ace, keeping the hand's lowest card for the end.
 
     The aces are kept to regain the lead; the lowest card is kept back while anything else can be
@@ -271,7 +272,7 @@ def _lead_against_nil(legal: np.uint64, hand: np.uint64, suits: tuple[np.uint64,
 
 
 @njit(cache=True)
-def _cash_before_last_spade(hand: np.uint64, unseen: np.uint64, suits: tuple[np.uint64, ...]) -> int:
+def _cash_before_last_spade(hand: np.uint64, unseen: np.uint64, suits: SuitMasks) -> int:
     """Tip 11: one spade and nothing but side masters: lead the highest master, keep the spade; -1 otherwise."""
     side = hand & ~suits[3]
     if popcount(hand & suits[3]) != 1 or side == ZERO:
@@ -290,7 +291,7 @@ def _default_lead(
     unseen: np.uint64,
     kept: np.uint64,
     skip_bare_king: bool,
-    suits: tuple[np.uint64, ...],
+    suits: SuitMasks,
 ) -> int:
     """What the sheet leaves open: what to lead when no tip speaks.
 
@@ -332,7 +333,7 @@ def _default_lead(
 
 @njit(cache=True)
 def _lead(
-    legal: np.uint64, hand: np.uint64, unseen: np.uint64, trick: int, switches: int, numbers: tuple[Any, ...], suits: tuple[np.uint64, ...],
+    legal: np.uint64, hand: np.uint64, unseen: np.uint64, trick: int, switches: int, numbers: tuple[Any, ...], suits: SuitMasks,
     spade_ace: int, spade_king: int, covering: bool, hunting: bool, contract: int, contract_made: bool,
     trumps_out: bool,
 ) -> int:  # fmt: skip
@@ -370,7 +371,7 @@ def _lead(
 
 @njit(cache=True)
 def _duck(legal: np.uint64, last: bool, best: int, following: bool, hand: np.uint64, unseen: np.uint64,
-          to_void: bool, suits: tuple[np.uint64, ...]) -> int:  # fmt: skip
+          to_void: bool, suits: SuitMasks) -> int:  # fmt: skip
     """Tip 7, contract made: play low, refuse tricks, never ruff unless forced.
 
     Following: the lowest card (it loses whenever any card can). When every card wins, the
@@ -390,7 +391,7 @@ def _duck(legal: np.uint64, last: bool, best: int, following: bool, hand: np.uin
 @njit(cache=True)
 def _follow(
     legal: np.uint64, hand: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, best: int,
-    partner_holds: bool, partner_led_ace: bool, following: bool, switches: int, numbers: tuple[Any, ...], suits: tuple[np.uint64, ...],
+    partner_holds: bool, partner_led_ace: bool, following: bool, switches: int, numbers: tuple[Any, ...], suits: SuitMasks,
 ) -> int:  # fmt: skip
     """A trick in progress when no nil and no made contract is in play.
 
@@ -443,7 +444,7 @@ def _follow(
 @njit(cache=True)
 def _tips_card(
     hand: np.uint64, legal: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, bids: tuple[int, ...],
-    won: tuple[int, ...], first: int, second: int, third: int, switches: int, numbers: tuple[Any, ...], suits: tuple[np.uint64, ...], spade_ace: int,
+    won: tuple[int, ...], first: int, second: int, third: int, switches: int, numbers: tuple[Any, ...], suits: SuitMasks, spade_ace: int,
     spade_king: int, trumps_out: bool, partnered: bool,
 ) -> int:  # fmt: skip
     """The `tips` decision for one table, rules in the order of the `TipsPlay` docstring.
@@ -537,7 +538,7 @@ def _opponents_out_of_trumps(
     history: np.ndarray,
     seats: np.ndarray,
     players: int,
-    suits: tuple[np.uint64, ...],
+    suits: SuitMasks,
 ) -> bool:
     """Both opponents have shown out of spades (failed to follow a spade lead), or no spade is unseen."""
     if unseen & suits[3] == ZERO:
@@ -554,7 +555,7 @@ def _opponents_out_of_trumps(
 def tips_kernel(
     hands: np.ndarray, legal: np.ndarray, seats: np.ndarray, bids: np.ndarray, won: np.ndarray,
     on_table: np.ndarray, played: np.ndarray, history: np.ndarray, history_seats: np.ndarray,
-    players: int, position: int, trick: int, switches: int, numbers: tuple[Any, ...], suits: tuple[np.uint64, ...], spade_ace: int,
+    players: int, position: int, trick: int, switches: int, numbers: tuple[Any, ...], suits: SuitMasks, spade_ace: int,
     spade_king: int, partnered: bool,
 ) -> np.ndarray:  # fmt: skip
     """The `tips` card of every table of a batch (`history` has no columns unless tip 8 needs it).
@@ -608,7 +609,7 @@ def greedy_kernel(
     on_table: np.ndarray,
     players: int,
     position: int,
-    suits: tuple[np.uint64, ...],
+    suits: SuitMasks,
 ) -> np.ndarray:
     """Win cheaply if you can, else play low, at every table of a batch."""
     out = np.empty(legal.shape[0], dtype=np.int64)
