@@ -75,8 +75,10 @@ def write(readme: Path = ROOT / "README.md") -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="replace or append the section in README.md")
-    if parser.parse_args().write:
-        write()
+    parser.add_argument("--write", nargs="?", const=str(ROOT / "README.md"), metavar="README",
+                        help="replace or append the section in README.md (or the file given)")  # fmt: skip
+    target = parser.parse_args().write
+    if target:
+        write(Path(target))
     else:
         print(section(), end="")

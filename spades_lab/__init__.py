@@ -6,7 +6,7 @@ import spades_lab.compiled  # noqa: F401  (first: keys numba's cache to the pack
 # isort: on
 from spades_lab._version import __version__
 from spades_lab.cards import STANDARD_DECK, Deck, parse_card, parse_cards
-from spades_lab.compare import Claim, Comparison, beside, compare, sweep
+from spades_lab.compare import Claim, Comparison, beside, combine, compare, sweep
 from spades_lab.dd.hands import simulate
 from spades_lab.engine import HandLog, Policy, PolicyError, masks, simulate_games, simulate_hands
 from spades_lab.policies import Player, bid_policy, from_functions, make_player, make_players, play_policy
@@ -20,7 +20,7 @@ from spades_lab.viewer import show
 
 __all__ = [
     "__version__",
-    "Claim", "Comparison", "beside", "compare", "sweep",
+    "Claim", "Comparison", "beside", "combine", "compare", "sweep",
     "PRESETS", "STANDARD_DECK", "Deck", "HandLog", "Player", "Policy", "PolicyError", "Rules", "RulesError",
     "PolicyCheckError", "bid_policy", "check_policy", "count_tricks", "count_tricks_batch", "decide", "import_policies", "masks", "play_policy", "from_functions", "load_rules", "make_player", "make_players", "parse_card", "parse_cards",
     "preset", "show", "simulate", "simulate_games", "simulate_hands", "tournament", "TournamentResult",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,18 +25,22 @@ from spades_lab.policies import Player, make_player
 from spades_lab.policies.registry import bid_policy, play_policy, split_top
 from spades_lab.policies.seats import Beside, beside
 from spades_lab.rules import RulesLike, load_rules
+from spades_lab.stats.divergence import DIVERGENCE_FIGURES, divergence_estimates, first_divergences
 from spades_lab.stats.estimates import (
     Estimate,
     estimates_frame,
     mean_estimate,
+    paired_by_deal,
     paired_estimate,
+    proportion_difference,
     ratio_estimate,
     wilson_estimate,
 )
 from spades_lab.stats.sequential import Decision, SequentialTest, check_error_rate
 from spades_lab.tournament import TournamentResult, tournament
 
-__all__ = ["Claim", "CompareError", "Comparison", "FIGURES", "Sweep", "beside", "compare", "sweep"]
+__all__ = ["Claim", "ClaimCheck", "CompareError", "Comparison", "FIGURES", "SIDE_FIGURES", "Sweep", "across", "beside", "combine", "compare",
+           "sweep"]
 
 Side = str | Player | Beside
 
@@ -47,6 +51,10 @@ FIGURES: dict[str, str] = {
     "bags_per_hand": "bags taken per hand (cluster ratio over games)",
     "bag_penalty_points_per_game": "points lost to bag penalties per game (mean)",
     "nil_success": "share of nil bids made (Wilson)",
+    "nil_bids_per_hand": "nil bids per hand (cluster ratio over games)",
+    "hands_per_game": "hands per game (mean)",
+    "nil_success_diff": "candidate's nil success minus the baseline's in the same games (Wald, two proportions)",
+    **DIVERGENCE_FIGURES,
     "paired_win_diff": "candidate's wins minus the baseline's per deal, both tables (paired mean, in [-1, 1])",
     "paired_margin": "candidate's final score minus the baseline's per deal (paired mean, points)",
     "paired_sets_per_game": "candidate's sets per game minus the baseline's, per deal (paired mean)",
@@ -55,7 +63,8 @@ FIGURES: dict[str, str] = {
 """Every figure a comparison reports: the per-side ones (rows for candidate and baseline) and the paired ones."""
 
 SIDE_FIGURES = ("win_rate", "points_per_hand", "set_rate", "bags_per_hand", "bag_penalty_points_per_game",
-                "nil_success")  # fmt: skip
+                "nil_success", "nil_bids_per_hand", "hands_per_game")  # fmt: skip
+"""The figures with a row per side (candidate, baseline); the others are one row, side "paired"."""
 NEUTRAL = ("undecided", "no difference")
 """Verdicts that take no side: they neither confirm nor contradict a measured effect."""
 ENGINES_AS_GIVEN = "as given"
@@ -91,7 +100,10 @@ class Claim:
     `about` is the value the claim states (the reference); without it the reference is 0 and the claim is
     about a sign. The verdict is `above` when the figure's whole interval lies above the reference,
     `below` when below, and `neither` when the interval holds it (for `about`, that is the claim holding:
-    "about 100"). Per-side figures are the candidate's unless `side="baseline"`.
+    "about 100"). `within` widens the reference to a band: `about=100, within=10` reads "about 100" as
+    anything from 90 to 110, so a precise figure of 104 still agrees. `than` is a threshold instead of 0 for a
+    claim about a side of it ("nils are mostly made": `than=0.5`): there, as for a sign, `neither` says the
+    interval cannot tell. Per-side figures are the candidate's unless `side="baseline"`.
     """
 
     text: str
@@ -101,28 +113,38 @@ class Claim:
     below: str = ""
     neither: str = ""
     side: str = "candidate"
+    within: float = 0.0
+    than: float | None = None
 
     def __post_init__(self) -> None:
         check_figure(self.figure)
         if self.side not in ("candidate", "baseline"):
             raise CompareError(f"claim side {self.side!r} is impossible; allowed: candidate, baseline")
+        if not (isinstance(self.within, int | float) and math.isfinite(self.within) and self.within >= 0):
+            raise CompareError(f"claim within = {self.within!r} is impossible; allowed: a number >= 0")
+        if self.about is not None and self.than is not None:
+            raise CompareError("a claim states `about` (a value) or `than` (a threshold), not both")
 
     @property
     def reference(self) -> float:
-        return 0.0 if self.about is None else float(self.about)
+        if self.about is not None:
+            return float(self.about)
+        return 0.0 if self.than is None else float(self.than)
 
     def words(self) -> tuple[str, str, str]:
         """The (above, below, neither) verdicts, defaults filled in."""
         ref = self.reference
         if self.about is None:
-            return self.above or "higher", self.below or "lower", self.neither or "no measurable difference"
+            above, below = ("higher", "lower") if self.than is None else (f"more than {ref:g}", f"less than {ref:g}")
+            return self.above or above, self.below or below, self.neither or "no measurable difference"
         return self.above or f"more than {ref:g}", self.below or f"less than {ref:g}", self.neither or f"about {ref:g}"
 
     def judge(self, e: Estimate) -> str:
         above, below, neither = self.words()
         if not e.measurable:
             return neither
-        return above if e.lo > self.reference else (below if e.hi < self.reference else neither)
+        top, bottom = self.reference + self.within, self.reference - self.within
+        return above if e.lo > top else (below if e.hi < bottom else neither)
 
 
 def across(per_engine: dict[str, tuple[Estimate, str]], neutral: Sequence[str]) -> str:
@@ -198,13 +220,17 @@ def figures(games: pd.DataFrame, candidate: str, baseline: str, bag_penalty: int
             "bags_per_hand": ratio_estimate(g["bags_won"], g["hands"]),
             "bag_penalty_points_per_game": mean_estimate(g["penalty_points"]),
             "nil_success": wilson_estimate(int(g["nils_made"].sum()), int(g["nil_bids"].sum())),
+            "nil_bids_per_hand": ratio_estimate(g["nil_bids"], g["hands"]),
+            "hands_per_game": mean_estimate(g["hands"]),
         }
         rows += [{"figure": f, "side": side, "estimate": e} for f, e in per.items()]
+    nils = {r["side"]: r["estimate"] for r in rows if r["figure"] == "nil_success"}
     paired = {
         "paired_win_diff": paired_estimate(games, "win", candidate),
         "paired_margin": paired_estimate(games, "margin", candidate, 0.5),
         "paired_sets_per_game": paired_estimate(games, "sets_f", candidate),
         "paired_bag_penalty_points": paired_estimate(games, "penalty_points", candidate),
+        "nil_success_diff": proportion_difference(nils["candidate"], nils["baseline"]),
     }
     rows += [{"figure": f, "side": "paired", "estimate": e} for f, e in paired.items()]
     return rows
@@ -212,8 +238,6 @@ def figures(games: pd.DataFrame, candidate: str, baseline: str, bag_penalty: int
 
 def pair_values(games: pd.DataFrame, candidate: str) -> np.ndarray:
     """Per deal, in order of game id: the candidate's paired win difference (the sequential test's data)."""
-    from spades_lab.stats.estimates import paired_by_deal
-
     frame = paired_by_deal(games.assign(win=games["won"].astype(float)), "win", candidate)
     return np.asarray(frame.sort_index()["diff"].to_numpy())
 
@@ -240,6 +264,7 @@ class Comparison:
     test: SequentialTest | None = None
     claims: list[ClaimCheck] = field(default_factory=list)
     _keep: Any = field(default=None, repr=False)
+    _divergence: dict[str, tuple[pd.DataFrame, dict[str, Estimate]]] = field(default_factory=dict, repr=False)
 
     def estimate(self, figure: str, engine: str | None = None, side: str = "candidate") -> Estimate:
         """One figure's estimate (a paired figure ignores `side`); `engine` may be left out with one engine."""
@@ -248,12 +273,26 @@ class Comparison:
         if engine not in self.engines:
             raise CompareError(f"engine {engine!r} was not compared{_close(engine, self.engines)}; "
                                f"engines: {', '.join(self.engines)}")  # fmt: skip
-        want = "paired" if figure.startswith("paired_") else side
+        if figure in DIVERGENCE_FIGURES:
+            return self.divergence(engine)[1][figure]
+        want = side if figure in SIDE_FIGURES else "paired"
         rows = self.figures[(self.figures["engine"] == engine) & (self.figures["figure"] == figure)
                             & (self.figures["side"] == want)]  # fmt: skip
         est = rows["estimate"].iloc[0]
         assert isinstance(est, Estimate)
         return est
+
+    def divergence(self, engine: str | None = None) -> tuple[pd.DataFrame, dict[str, Estimate]]:
+        """The first hand of each deal where the two bidders' bids part, and its figures
+        (`spades_lab.stats.divergence`): the exact counterfactual of a rare difference between bidders."""
+        engine = engine or self.engines[0]
+        if engine not in self._divergence:
+            result = self.results[engine]
+            games, hands = result.games, result.hands
+            n = self.deals[engine]
+            frame = first_divergences(hands[hands["game"] < n], games[games["game"] < n], self.names[engine][0])
+            self._divergence[engine] = (frame, divergence_estimates(frame))
+        return self._divergence[engine]
 
     def verdict(self, engine: str | None = None) -> str:
         """Per engine: candidate better, baseline better, no difference (sequential only) or undecided."""
@@ -512,6 +551,32 @@ def compare(
     return comparison
 
 
+def combine(per_engine: Mapping[str, Comparison]) -> Comparison:
+    """One comparison of several one-engine comparisons, each under the engine name it is keyed by.
+
+    For what one `compare()` call cannot hold: a different number of deals per engine (a search player's
+    budget), or sides that differ per engine in more than the bid (`counting+tips` against
+    `counting+tips(-nil_coverage)` beside the same pair under `expert`). The verdict across engines and
+    `check(claim)` then read every engine, as for one call.
+    """
+    if not per_engine:
+        raise CompareError("combine needs at least one comparison")
+    for key, c in per_engine.items():
+        if not isinstance(c, Comparison) or len(c.engines) != 1:
+            raise CompareError(f"combine takes one-engine comparisons; {key!r} is {c!r}")
+    parts = list(per_engine.items())
+    first = parts[0][1]
+    frame = pd.concat([c.figures.assign(engine=key) for key, c in parts], ignore_index=True)
+
+    def one(attribute: str) -> dict[str, Any]:
+        return {key: getattr(c, attribute)[c.engines[0]] for key, c in parts}
+
+    tests = {c.test for _, c in parts}
+    return Comparison(first.candidate, first.baseline, [key for key, _ in parts], one("names"), one("results"),
+                      frame, one("decisions"), one("deals"), tests.pop() if len(tests) == 1 else None,
+                      _keep=[c._keep for _, c in parts])  # fmt: skip
+
+
 def _sequential(entrants: list[Any], candidate: str, most: int, step: int, test: SequentialTest,
                 run: dict[str, Any]) -> tuple[TournamentResult, Decision, int]:  # fmt: skip
     """Play rounds of `step` deals (a grown tournament plays only the new ones) until the test decides."""
@@ -560,6 +625,21 @@ class Sweep:
         k = int(on[self.figure].to_numpy().argmax())
         row = on.iloc[k]
         return row["value"], self.comparisons[k].estimate(self.figure, engine)
+
+    def difference(self, value: Any, reference: Any, engine: str | None = None) -> Estimate:
+        """The candidate's wins at grid `value` minus at grid `reference`, paired by deal (both played the same
+        deals): is one setting better than another, not only than the baseline?"""
+        per = {}
+        for v in (value, reference):
+            if v not in self.values:
+                raise CompareError(f"{v!r} is not a value of this sweep; values: {self.values}")
+            c = self.comparisons[self.values.index(v)]
+            e = engine or c.engines[0]
+            games = c.results[e].games.assign(win=c.results[e].games["won"].astype(float))
+            per[v] = paired_by_deal(games[games["game"] < c.deals[e]], "win", c.names[e][0])["entrant"]
+        joined = pd.concat(per, axis=1, join="inner")
+        e = mean_estimate((joined[value] - joined[reference]).to_numpy())
+        return Estimate(e.value, e.lo, e.hi, e.n, "paired mean")
 
     def plot(self, ax: Any = None) -> Any:
         import matplotlib.pyplot as plt

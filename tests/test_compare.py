@@ -10,7 +10,8 @@ import pytest
 
 import spades_lab as sl
 from spades_lab.cli import main
-from spades_lab.compare import FIGURES, Claim, CompareError, across, compare, sweep
+from spades_lab.compare import FIGURES, Claim, CompareError, across, combine, compare, sweep
+from spades_lab.stats.divergence import DIVERGENCE_FIGURES
 from spades_lab.policies.registry import PolicyNameError
 from spades_lab.policies.seats import SeatBidder
 from spades_lab.stats.estimates import Estimate
@@ -39,7 +40,7 @@ def test_every_engine_plays_the_same_deals_in_both_seatings(two_engines: sl.Comp
 
 def test_figures_are_tidy_and_agree_with_the_tournament(two_engines: sl.Comparison) -> None:
     f = two_engines.figures
-    assert set(f["figure"]) == set(FIGURES) and set(f["engine"]) == {"tips", "expert"}
+    assert set(f["figure"]) == set(FIGURES) - set(DIVERGENCE_FIGURES) and set(f["engine"]) == {"tips", "expert"}
     assert all(isinstance(e, Estimate) for e in f["estimate"])
     for engine in two_engines.engines:
         m = two_engines.results[engine].matchups
@@ -84,6 +85,46 @@ def test_claim_about_a_value() -> None:
     sign = Claim("cautious wins more", figure="paired_win_diff", above="wins more", below="wins less")
     assert sign.judge(Estimate(0.1, 0.05, 0.15)) == "wins more"
     assert sign.judge(Estimate(0.0, -0.05, 0.05)) == "no measurable difference"
+
+
+def test_claim_within_a_band_and_against_a_threshold() -> None:
+    about = Claim("about 100", figure="paired_bag_penalty_points", about=100, within=10)
+    assert about.judge(Estimate(104, 102, 106)) == "about 100"  # precise, but inside the band
+    assert about.judge(Estimate(115, 112, 118)) == "more than 100"
+    mostly = Claim("nils are mostly made", figure="nil_success", than=0.5, above="mostly made", below="mostly failed",
+                   neither="cannot tell")  # fmt: skip
+    assert mostly.judge(Estimate(0.8, 0.6, 0.9)) == "mostly made" and mostly.judge(Estimate(0.3, 0.1, 0.45)) == (
+        "mostly failed")
+    assert mostly.judge(Estimate(0.6, 0.4, 0.8)) == "cannot tell"
+    with pytest.raises(CompareError, match="not both"):
+        Claim("x", figure="nil_success", about=0.5, than=0.5)
+    with pytest.raises(CompareError, match="within = -1"):
+        Claim("x", figure="nil_success", about=0.5, within=-1)
+
+
+def test_combine_keys_one_engine_comparisons_by_engine(two_engines: sl.Comparison, tmp_path: Path) -> None:
+    """Different deals per engine, sides that differ in the play: one comparison, verdicts and claims across."""
+    nil = compare("counting+tips", "counting+tips(-nil_coverage)", rules=RULES, deals=10, seed=3, out=tmp_path,
+                  progress=False)  # fmt: skip
+    both = combine({"tips": nil, "expert": two_engines.__class__(
+        two_engines.candidate, two_engines.baseline, ["expert"], {"expert": two_engines.names["expert"]},
+        {"expert": two_engines.results["expert"]}, two_engines.figures[two_engines.figures["engine"] == "expert"],
+        {"expert": None}, {"expert": 24})})  # fmt: skip
+    assert both.engines == ["tips", "expert"] and both.deals == {"tips": 10, "expert": 24}
+    assert both.names["tips"] == ("counting+tips", "counting+tips(-nil_coverage)")
+    assert both.estimate("paired_win_diff", "tips") == nil.estimate("paired_win_diff")
+    assert both.estimate("paired_win_diff", "expert") == two_engines.estimate("paired_win_diff", "expert")
+    check = both.check(Claim("x", figure="paired_win_diff"))
+    assert set(check.per_engine) == {"tips", "expert"} and both.across in ("holds", "flips", "changes", "undecided")
+    with pytest.raises(CompareError, match="one-engine comparisons"):
+        combine({"both": two_engines})
+
+
+def test_nil_success_difference_is_the_two_sides_rates(two_engines: sl.Comparison) -> None:
+    for engine in two_engines.engines:
+        cand, base = (two_engines.estimate("nil_success", engine, side) for side in ("candidate", "baseline"))
+        diff = two_engines.estimate("nil_success_diff", engine)
+        assert diff.value == pytest.approx(cand.value - base.value, nan_ok=True) and diff.n == cand.n + base.n
 
 
 def test_sequential_stops_in_rounds_and_resumes(tmp_path: Path) -> None:
@@ -133,6 +174,13 @@ def test_sweep_plays_every_value_on_the_same_deals(tmp_path: Path) -> None:
     deals = [c.results["as given"].hands.query("hand == 0").sort_values(["seating", "game"])["deal0"].to_numpy()
              for c in s.comparisons]  # fmt: skip
     assert np.array_equal(deals[0], deals[1])
+    one_minus_zero = s.difference(1, 0)
+    wins = [c.results["as given"].games.assign(win=lambda g: g["won"].astype(float)) for c in s.comparisons]
+    per_deal = [w[w["entrant"] == c.names["as given"][0]].groupby("game")["win"].mean() for w, c in
+                zip(wins, s.comparisons)]  # fmt: skip
+    assert one_minus_zero.value == pytest.approx((per_deal[1] - per_deal[0]).mean()) and one_minus_zero.n == 10
+    with pytest.raises(CompareError, match="not a value of this sweep"):
+        s.difference(2, 0)
 
 
 BAD = [
@@ -173,7 +221,7 @@ def test_cli_compare_json_and_claims(capsys: pytest.CaptureFixture[str], tmp_pat
     assert code == 0
     out = json.loads(capsys.readouterr().out)
     assert out["engines"] == ["tips"] and out["claims"][0][0]["figure"] == "bag_penalty_points_per_game"
-    assert {r["figure"] for r in out["figures"]} == set(FIGURES) and (tmp_path / "p.png").exists()
+    assert {r["figure"] for r in out["figures"]} == set(FIGURES) - set(DIVERGENCE_FIGURES) and (tmp_path / "p.png").exists()
 
 
 def test_cli_compare_refuses_an_unknown_figure(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,6 +13,7 @@ from spades_lab.stats.estimates import (
     mean_estimate,
     paired_by_deal,
     paired_estimate,
+    proportion_difference,
     ratio_estimate,
     wilson_estimate,
 )
@@ -30,6 +31,14 @@ def test_wilson_matches_statsmodels(k: int, n: int) -> None:
     lo, hi = proportion.proportion_confint(k, n, alpha=0.05, method="wilson")
     assert (e.value, e.n, e.method) == (k / n, n, "wilson")
     assert e.lo == pytest.approx(lo, abs=1e-12) and e.hi == pytest.approx(hi, abs=1e-12)
+
+
+def test_difference_of_proportions_matches_statsmodels_wald() -> None:
+    a, b = wilson_estimate(57, 80), wilson_estimate(31, 70)
+    d = proportion_difference(a, b)
+    lo, hi = proportion.confint_proportions_2indep(57, 80, 31, 70, method="wald", compare="diff")
+    assert (d.value, d.lo, d.hi, d.n) == pytest.approx((57 / 80 - 31 / 70, lo, hi, 150))
+    assert not proportion_difference(a, wilson_estimate(0, 0)).measurable
 
 
 def test_wilson_without_trials_is_not_measurable() -> None:

@@ -26,7 +26,7 @@ from numpy.typing import ArrayLike
 
 from spades_lab.stats.intervals import Z95, mean_interval, wilson
 
-METHODS = ("wilson", "mean", "cluster ratio", "paired mean", "bradley-terry")
+METHODS = ("wilson", "mean", "cluster ratio", "paired mean", "bradley-terry", "difference of proportions")
 """The interval methods an `Estimate` may name."""
 
 
@@ -108,6 +108,16 @@ def ratio_estimate(numerators: ArrayLike, denominators: ArrayLike) -> Estimate:
     resid = y - ratio * x
     se = math.sqrt(n / (n - 1) * float((resid * resid).sum())) / total
     return Estimate(ratio, ratio - Z95 * se, ratio + Z95 * se, n, "cluster ratio")
+
+
+def proportion_difference(a: Estimate, b: Estimate) -> Estimate:
+    """`a - b` for two proportions from separate samples (nil success with and without a rule), with the
+    normal (Wald) interval of the difference; NaN when either sample is empty."""
+    if not (a.n and b.n):
+        return Estimate(float("nan"), float("nan"), float("nan"), a.n + b.n, "difference of proportions")
+    se = math.sqrt(a.value * (1 - a.value) / a.n + b.value * (1 - b.value) / b.n)
+    d = a.value - b.value
+    return Estimate(d, d - Z95 * se, d + Z95 * se, a.n + b.n, "difference of proportions")
 
 
 def paired_by_deal(games: pd.DataFrame, value: str, entrant: str) -> pd.DataFrame:
