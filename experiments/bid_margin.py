@@ -49,16 +49,20 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2, engines=tuple(ENGIN
         title="Bid margin: how far below the DD expectation should a bid be?",
         question="How much margin should a bid leave below its double-dummy expectation (margins -1 to +2)?",
         sheet="Bid the count, round down (section 1); the optimist adds a trick, the cautious bidder takes one off "
-              "(section 7). Here the bid is the expected DD tricks less a margin.",
-        checks=checks, answer_claims=2, plots=["curve.png"], comparisons={"calibrated vs counting, fresh deals": shipped},
+        "(section 7). Here the bid is the expected DD tricks less a margin.",
+        checks=checks,
+        answer_claims=2,
+        plots=["curve.png"],
+        comparisons={"calibrated vs counting, fresh deals": shipped},
         figures=["win_rate", "paired_win_diff", "paired_margin", "set_rate", "bags_per_hand"],
         meaning="### The curve\n\nPaired win difference against `counting` per margin (95% interval), the same "
-                "deals at every margin:\n\n" + "\n\n".join(f"`{ENGINES[e]}`:\n\n" + curve_table(s)
-                                                          for e, s in curves.items()),  # fmt: skip
+        "deals at every margin:\n\n"
+        + "\n\n".join(f"`{ENGINES[e]}`:\n\n" + curve_table(s) for e, s in curves.items()),  # fmt: skip
         setup=f"Standard rules, games stopped at {RULES.hand_cap} hands: `calibrated(dd_margin=m)+ENGINE` against "
-              f"`counting+ENGINE` for every margin (seed {SEED}), then `calibrated+ENGINE` against `counting+ENGINE` on "
-              f"fresh deals (seed {SEED + 1}; deals: "
-              + "; ".join(f"`{ENGINES[e]}` {exp.deals(e, SHIPPED_DEALS):,}" for e in exp.engines) + ").",
+        f"`counting+ENGINE` for every margin (seed {SEED}), then `calibrated+ENGINE` against `counting+ENGINE` on "
+        f"fresh deals (seed {SEED + 1}; deals: "
+        + "; ".join(f"`{ENGINES[e]}` {exp.deals(e, SHIPPED_DEALS):,}" for e in exp.engines)
+        + ").",
     )
 
 

@@ -58,17 +58,22 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2, engines=tuple(ENGIN
     return exp.readme(
         title="Do counting bids total 10, 11 or 12?",
         question="Do the four bids of counting players total 10, 11 or 12, not 13?",
-        sheet="\"Vérification de bon sens : à une table normale, les quatre annonces totalisent dix, onze ou douze, pas "
-              "treize.\" (at a normal table the four bids total 10, 11 or 12, not 13.)",
-        checks=checks, answer_claims=2, comparisons={}, figures=[], plots=["distribution.png"],
+        sheet='"Vérification de bon sens : à une table normale, les quatre annonces totalisent dix, onze ou douze, pas '
+        'treize." (at a normal table the four bids total 10, 11 or 12, not 13.)',
+        checks=checks,
+        answer_claims=2,
+        comparisons={},
+        figures=[],
+        plots=["distribution.png"],
         meaning="Mean table bid total (clustered by game): "
-                + "; ".join(f"`{ENGINES[e]}` {m.fmt(2).replace('95% CI ', '')}" for e, m in mean.items())
-                + ". Share of hands per total ([`bid_totals.csv`](bid_totals.csv)):\n\n" + markdown(shown)
-                + "\n\n**What it means.** The bid is the count: the play engine changes the totals only through the "
-                "game state (scores, bags: the bag-aware rule), so the verdict should not depend on the engine. The "
-                "share of 10-12 is clustered by game (each game one observation).",  # fmt: skip
+        + "; ".join(f"`{ENGINES[e]}` {m.fmt(2).replace('95% CI ', '')}" for e, m in mean.items())
+        + ". Share of hands per total ([`bid_totals.csv`](bid_totals.csv)):\n\n"
+        + markdown(shown)
+        + "\n\n**What it means.** The bid is the count: the play engine changes the totals only through the "
+        "game state (scores, bags: the bag-aware rule), so the verdict should not depend on the engine. The "
+        "share of 10-12 is clustered by game (each game one observation).",  # fmt: skip
         setup=f"Standard rules, games stopped at {RULES.hand_cap} hands, four `counting+ENGINE` seats. Games per "
-              "engine are the deal counts below, split between the two seatings.",
+        "engine are the deal counts below, split between the two seatings.",
     )
 
 

@@ -142,7 +142,7 @@ class Experiment:
     @property
     def command(self) -> str:
         parts = [".venv/bin/python", f"experiments/{self.name}.py"]
-        if self.engines != list(ENGINES):
+        if set(self.engines) <= set(ENGINES) and self.engines != list(ENGINES):
             parts += ["--engines", ",".join(self.engines)]
         if self.scale != 1.0:
             parts += ["--scale", f"{self.scale:g}"]
@@ -151,7 +151,9 @@ class Experiment:
         return shlex.join(parts + (["--workers", str(self.workers)] if self.workers != 2 else []))
 
     def budgets(self) -> str:
-        return "Deals per comparison: " + "; ".join(f"`{ENGINES[e]}` {self.deals(e):,}" for e in self.engines) + "."
+        return (
+            "Deals per comparison: " + "; ".join(f"`{ENGINES.get(e, e)}` {self.deals(e):,}" for e in self.engines) + "."
+        )
 
     def save(self, comparisons: dict[str, Comparison], checks: Sequence[ClaimCheck | FindingCheck]) -> tuple[str, str]:
         """NAME.csv (every figure of every comparison) and NAME.png (each claim's figure per engine)."""
@@ -208,7 +210,7 @@ class Experiment:
 {"".join(f"![{Path(p).stem}]({p})" + chr(10) for p in [*plots, png])}
 ## Verdict per play engine
 
-| claim | figure | {" | ".join(f"`{ENGINES[e]}`" for e in self.engines)} | across engines |
+| claim | figure | {" | ".join(f"`{ENGINES.get(e, e)}`" for e in self.engines)} | across engines |
 |---|---|{"---|" * len(self.engines)}---|
 {verdicts}
 
@@ -277,7 +279,8 @@ def numbers_table(comparisons: dict[str, Comparison], figures: Sequence[str], en
     rows = pd.concat([c.figures.assign(matchup=m) for m, c in comparisons.items()], ignore_index=True)
     rows = rows[rows["figure"].isin(figures)]
     table = rows.assign(text=[fmt(e, f) for e, f in zip(rows["estimate"], rows["figure"])]).pivot_table(
-        index=["matchup", "figure", "side"], columns="engine", values="text", aggfunc="first", sort=False)
+        index=["matchup", "figure", "side"], columns="engine", values="text", aggfunc="first", sort=False
+    )
     return markdown(table.reindex(columns=list(engines)).fillna("not run").reset_index())
 
 
@@ -289,12 +292,16 @@ def machine() -> str:
         if line.startswith("model name"):
             model = line.split(":", 1)[1].strip()
             break
-    return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python {platform.python_version()}"
+    return (
+        f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python {platform.python_version()}"
+    )
 
 
-def cli(name: str, main: Callable[..., Any], argv: Sequence[str] | None = None, **lists: str) -> None:
+def cli(name: str, main: Callable[..., Any], argv: Sequence[str] | None = None, texts: Sequence[str] = (),
+        **lists: str) -> None:  # fmt: skip
     """The command line of an experiment script: --scale, --out, --workers, --engines and, per keyword of `lists`,
-    a comma-separated option passed to `main` under that name (its value the option's help)."""
+    an option passed to `main` under that name (its value the option's help): comma-separated values, or one text
+    for the names in `texts`."""
     parser = argparse.ArgumentParser(prog=f"experiments/{name}.py", description=main.__doc__)
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every deal count (default 1)")
     parser.add_argument("--out", default=None, help=f"output directory (default results/{name})")
@@ -303,6 +310,7 @@ def cli(name: str, main: Callable[..., Any], argv: Sequence[str] | None = None, 
     for option, text in lists.items():
         parser.add_argument(f"--{option}", help=text)
     args = parser.parse_args(argv)
-    chosen = {k: tuple(getattr(args, k).split(",")) for k in lists if getattr(args, k)}
+    chosen = {k: getattr(args, k) if k in texts else tuple(getattr(args, k).split(",")) for k in lists
+              if getattr(args, k)}  # fmt: skip
     out = main(args.out, args.scale, args.workers, engines=tuple(args.engines.split(",")), **chosen)
     print(f"{name}: wrote {out}", file=sys.stderr)

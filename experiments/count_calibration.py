@@ -1,721 +1,133 @@
-"""What each part of the cheat sheet's trick count is worth in double-dummy tricks.
+"""What each part of the cheat sheet's trick count is worth in double-dummy tricks (`spades_lab.fit.counts`).
 
-Random deals, deal i from (seed, i) alone, solved double dummy under two rules: `broken` (spades broken from
-the first lead: bridge with spades as trumps, solved by DDS through `endplay` when it imports, else by
-`spades_lab.dd.solve`; both give the same values) and `spades` (the standard rules, the first leader may
-not lead a spade: only our solver). A side's DD tricks are regressed on the side's summed count features
-(OLS with an intercept, 95% intervals from a cluster-by-deal sandwich: the two sides of a deal are one
-observation, their tricks add to 13). The standard-rule weights are the broken fit on every broken deal
-plus the paired correction d (the regression of spades - broken tricks over the deals solved both ways),
-with the joint covariance of the two. The features are the count's own parts, named as
-`spades_lab.policies.counting.CountParams` names them, so the fitted weights ARE a count: the
-`calibrated` bidder reads them (`--write-weights`).
-
-Deals are solved in chunks streamed to Parquet under `results/count_calibration/raw/broken/` and
-`raw/spades/` (ignored by git; each chunk records its solver), and a run RESUMES: a second run with a larger
-`--deals` solves only the deals no chunk holds yet (chunks of the old single-dataset layout, raw/deals_*,
-are moved into raw/spades/). `--rules broken|spades|both` picks the datasets to solve (both: broken first,
-`--minutes` bounds the whole run), `--solver auto|ours|dds` the broken set's solver, `--workers W` spreads
-chunks over W spawn processes (each of ours compiles the solver, ~30 s). The fit, the CSVs, the plot and the
-README are regenerated from whatever raw data exists (`--deals 0` only refits).
-
-    .venv/bin/python experiments/count_calibration.py --rules broken --deals 100000 --minutes 95
-    .venv/bin/python experiments/count_calibration.py --rules spades --deals 6000 --minutes 30
-    .venv/bin/python experiments/count_calibration.py --deals 0 --write-weights   # refit, ship the weights
+Solves the missing deals of the recipe (resumes; `--minutes` bounds a run), refits, and writes
+results/count_calibration/: weights.csv, weights_extended.csv, weights.png and README.md. The shipped weights of
+the `calibrated` bidder are rewritten only by `python -m spades_lab.fit counts --write` (the same fit).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import multiprocessing as mp
-import os
-import sys
-import time
-from dataclasses import dataclass
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from common import ROOT, machine, markdown_table, out_path, save_figure  # noqa: E402
-
-import spades_lab as sl  # noqa: E402
-from spades_lab.policies.counting import DEFAULT_COUNT  # noqa: E402
-
-NAME = "count_calibration"
-SEED = 14
-"""The deal stream's seed: deal i is np.random.default_rng([SEED, i]) (its permutation and first leader)."""
-CHUNK = 100
-"""Deals per raw chunk (about 30 s of solving): a stopped run loses at most one chunk."""
-MIN_DEALS = 30
-"""Fewer broken or paired deals than this are too few to fit (a test lowers it)."""
-WEIGHTS_FILE = ROOT / "spades_lab" / "policies" / "data" / "calibrated_weights.json"
-
-SPADES, SIDE = 3, (0, 1, 2)
-"""Card ids: suit block s holds ids 13*s .. 13*s+12, ranks 2..A (the standard deck, spades the trumps)."""
-ACE, KING, QUEEN = 12, 11, 10
-Z95 = 1.959963984540054
-
-
-# ----------------------------------------------------------------------------------------------
-# Deals and solving
-
-
-def deal(seed: int, i: int) -> tuple[np.ndarray, int]:
-    """Deal i of the stream: four 13-card hand masks and the first leader, from (seed, i) only."""
-    rng = np.random.default_rng([seed, i])
-    perm = rng.permutation(52)
-    hands = np.zeros(4, dtype=np.uint64)
-    for seat in range(4):
-        for card in perm[13 * seat : 13 * seat + 13]:
-            hands[seat] |= np.uint64(1) << np.uint64(int(card))
-    return hands, int(rng.integers(4))
-
-
-RULES = ("broken", "spades")
-"""The two datasets of the one deal stream: `broken` = spades broken from the first lead (bridge with spades as
-trumps, the problem DDS solves: either solver gives the same values), `spades` = the standard rules (the first
-leader may not lead a spade; only our solver knows that rule)."""
-SOLVERS = ("auto", "ours", "dds")
-COLUMNS = ["deal", "leader", "side0", "hand0", "hand1", "hand2", "hand3", "seconds", "cpu_seconds", "solver"]
-
-
-def have_dds() -> bool:
-    """Whether DDS (through `endplay`, a dev dependency) can be imported here."""
-    try:
-        import endplay.dds  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def pick_solver(rules: str, solver: str) -> str:
-    """The solver that will run: `auto` is DDS for the `broken` set when endplay imports, else ours."""
-    if rules not in RULES or solver not in SOLVERS:
-        raise ValueError(f"rules {rules!r} / solver {solver!r}: expected one of {RULES} / {SOLVERS}")
-    if rules == "spades":
-        if solver == "dds":
-            raise ValueError("DDS cannot solve the `spades` set (it knows no first-trick spade rule)")
-        return "ours"
-    if solver == "auto":
-        return "dds" if have_dds() else "ours"
-    if solver == "dds" and not have_dds():
-        raise ValueError("--solver dds needs endplay (pip install -e .[dev])")
-    return solver
-
-
-def dds_side0(hands: np.ndarray, leaders: np.ndarray) -> np.ndarray:
-    """Side 0's DD tricks of each full deal by DDS, spades trumps and broken from the start, one thread."""
-    from endplay.dds import solve_board
-    from endplay.dds.solve import SolveMode
-    from endplay.types import Deal, Denom, Player
-
-    from spades_lab.dd.deals import pbn
-
-    out = np.empty(len(hands), dtype=np.int64)
-    for i, (masks, leader) in enumerate(zip(hands, leaders)):
-        board = Deal(pbn(masks), first=Player(int(leader)), trump=Denom.spades)
-        # OptimalOne: the value of the deal (one best card), for the side on lead
-        best = max(v for _, v in solve_board(board, SolveMode.OptimalOne))
-        out[i] = best if leader % 2 == 0 else 13 - best
-    return out
-
-
-def solve_chunk(args: tuple[int, int, int, str, str, str]) -> str:
-    """Solve deals [start, stop) of one dataset and write them as one Parquet file; returns its path."""
-    seed, start, stop, raw, rules, solver = args
-    dealt = [deal(seed, i) for i in range(start, stop)]
-    hands = np.stack([h for h, _ in dealt])
-    leaders = np.array([lead for _, lead in dealt], dtype=np.int64)
-    t, cpu = time.perf_counter(), time.process_time()
-    if solver == "dds":
-        side0 = dds_side0(hands, leaders)
-    else:
-        from spades_lab import dd
-
-        # exact: a shared table never changes an answer
-        side0 = dd.solve(hands, leaders, broken=rules == "broken", solver=dd.Solver(sl.Rules()))[:, 0]
-    seconds, cpu = time.perf_counter() - t, time.process_time() - cpu
-    frame = pd.DataFrame({"deal": np.arange(start, stop, dtype=np.int64), "leader": leaders,
-                          "side0": side0.astype(np.int64)})  # fmt: skip
-    for seat in range(4):
-        frame[f"hand{seat}"] = hands[:, seat].astype(np.uint64)
-    frame["seconds"] = seconds / (stop - start)
-    frame["cpu_seconds"] = cpu / (stop - start)
-    frame["solver"] = solver
-    path = Path(raw) / f"deals_{start:07d}_{stop:07d}.parquet"
-    tmp = path.with_suffix(".tmp")
-    frame.to_parquet(tmp, index=False)
-    os.replace(tmp, path)
-    return str(path)
-
-
-def migrate_legacy(raw: Path) -> None:
-    """Move chunks of the single-dataset layout (raw/deals_*.parquet, all `spades`) into raw/spades/."""
-    legacy = sorted(raw.glob("deals_*.parquet"))
-    if not legacy:
-        return
-    target = raw / "spades"
-    target.mkdir(parents=True, exist_ok=True)
-    if (raw / "seed.json").exists():
-        os.replace(raw / "seed.json", target / "seed.json")
-    for f in legacy:
-        os.replace(f, target / f.name)
-
-
-def solved_deals(raw: Path, seed: int) -> pd.DataFrame:
-    """Every raw chunk of one dataset's folder for this seed, one row per deal (a deal solved twice is kept once)."""
-    meta = raw / "seed.json"
-    if meta.exists() and json.loads(meta.read_text())["seed"] != seed:
-        raise SystemExit(f"{raw} holds deals of seed {json.loads(meta.read_text())['seed']}, not {seed}")
-    files = sorted(raw.glob("deals_*.parquet"))
-    if not files:
-        return pd.DataFrame(columns=COLUMNS)
-    frame = pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
-    if "solver" not in frame:  # chunks written before the two datasets: all ours
-        frame["solver"] = "ours"
-    frame["solver"] = frame["solver"].fillna("ours")
-    if "cpu_seconds" not in frame:
-        frame["cpu_seconds"] = np.nan
-    return frame.drop_duplicates("deal").sort_values("deal", ignore_index=True)
-
-
-def missing_chunks(have: np.ndarray, deals: int) -> list[tuple[int, int]]:
-    """The ranges of deals 0..deals-1 no chunk holds yet, cut at multiples of CHUNK."""
-    held = np.zeros(deals, dtype=bool)
-    have = have[have < deals]
-    held[have] = True
-    chunks = []
-    for start in range(0, deals, CHUNK):
-        stop = min(start + CHUNK, deals)
-        todo = np.flatnonzero(~held[start:stop])
-        if len(todo):
-            chunks.append((start + int(todo[0]), start + int(todo[-1]) + 1))
-    return chunks
-
-
-def solve_missing(raw: Path, seed: int, deals: int, workers: int, minutes: float, rules: str = "spades",
-                  solver: str = "ours") -> int:  # fmt: skip
-    """Solve the missing deals below `deals` of one dataset (raw = its folder), stopping (between chunks)
-    after `minutes`; returns chunks solved."""
-    raw.mkdir(parents=True, exist_ok=True)
-    (raw / "seed.json").write_text(json.dumps({"seed": seed}))
-    todo = missing_chunks(solved_deals(raw, seed)["deal"].to_numpy(dtype=np.int64), deals)
-    if not todo:
-        return 0
-    deadline = time.monotonic() + 60 * minutes
-    jobs = [(seed, a, b, str(raw), rules, solver) for a, b in todo]
-    done = 0
-    if workers <= 1:
-        for job in jobs:
-            if time.monotonic() > deadline:
-                break
-            solve_chunk(job)
-            done += 1
-            print(f"{NAME} {rules} ({solver}): deals {job[1]}-{job[2]} solved", file=sys.stderr, flush=True)
-        return done
-    with mp.get_context("spawn").Pool(workers) as pool:
-        for path in pool.imap_unordered(solve_chunk, jobs):
-            done += 1
-            print(f"{NAME} {rules} ({solver}): {Path(path).name}", file=sys.stderr, flush=True)
-            if time.monotonic() > deadline:
-                pool.terminate()  # chunks under way are lost; every written one is whole
-                break
-    return done
-
-
-# ----------------------------------------------------------------------------------------------
-# Features: the count's parts, per hand
-
-
-FEATURES: dict[str, str] = {
-    "ace_spade": "holds the ace of spades",
-    "king_spade": "holds the king of spades and at least one other spade",
-    "singleton_king_spade": "holds the king of spades as its only spade",
-    "queen_spade": "holds the queen of spades with at least two other spades",
-    "spade_length_value": "spades beyond the third (max(spades - 3, 0))",
-    "side_ace": "side-suit aces held",
-    "side_king": "side-suit kings with at least one other card of their suit",
-    "side_singleton_king": "side-suit kings held bare (the suit's only card)",
-    "side_queen": "side-suit queens held with the ace or the king of the same suit",
-    "side_queen_alone": "side-suit queens held without the suit's ace and king",
-    "void_value": "side-suit voids, with four or more spades",
-    "void_with_three_spades": "side-suit voids, with exactly three spades",
-    "singleton_value": "side-suit singletons, with three or more spades",
-}
-"""The count's parts (named as CountParams names their values), each defined per hand; a side's feature is
-the sum over its two hands. The sheet's value of each is the CountParams default."""
-
-EXTRA: dict[str, str] = {
-    "queen_spade_short": "holds the queen of spades with fewer than two other spades (the sheet: 0)",
-    "void_short_trumps": "side-suit voids with two spades or fewer (the sheet: 0)",
-    "singleton_short_trumps": "side-suit singletons with two spades or fewer (the sheet: 0)",
-    "singleton_four_spades": "side-suit singletons with four or more spades (a part of singleton_value)",
-}
-"""Parts the sheet counts 0 (or lumps together), fitted in a second, extended model to see whether they matter."""
-
-ON_LEAD = "on_lead"
-"""1 for the side whose seat leads the first trick (a per-deal, not a per-hand, feature)."""
-
-
-def _bits(x: np.ndarray) -> np.ndarray:
-    return np.bitwise_count(x).astype(np.int64)
-
-
-def hand_features(hands: np.ndarray) -> pd.DataFrame:
-    """The count's parts (FEATURES, then EXTRA) of each hand of a uint64 mask array [n]."""
-    hands = np.asarray(hands, dtype=np.uint64)
-
-    def has(card: int) -> np.ndarray:
-        return (hands >> np.uint64(card)) & np.uint64(1) == 1
-
-    def suit(s: int) -> np.ndarray:
-        return _bits(hands & np.uint64(0x1FFF << (13 * s)))
-
-    spades = suit(SPADES)
-    f: dict[str, np.ndarray] = {
-        "ace_spade": has(13 * SPADES + ACE),
-        "king_spade": has(13 * SPADES + KING) & (spades >= 2),
-        "singleton_king_spade": has(13 * SPADES + KING) & (spades == 1),
-        "queen_spade": has(13 * SPADES + QUEEN) & (spades >= 3),
-        "spade_length_value": np.maximum(spades - 3, 0),
-    }
-    zero = np.zeros(len(hands), dtype=np.int64)
-    side = {k: zero.copy() for k in ("side_ace", "side_king", "side_singleton_king", "side_queen", "side_queen_alone",
-                                      "voids", "singletons")}  # fmt: skip
-    for s in SIDE:
-        length = suit(s)
-        ace, king, queen = has(13 * s + ACE), has(13 * s + KING), has(13 * s + QUEEN)
-        side["side_ace"] += ace
-        side["side_king"] += king & (length >= 2)
-        side["side_singleton_king"] += king & (length == 1)
-        side["side_queen"] += queen & (ace | king)
-        side["side_queen_alone"] += queen & ~ace & ~king
-        side["voids"] += length == 0
-        side["singletons"] += length == 1
-    voids, singletons = side.pop("voids"), side.pop("singletons")
-    f.update(side)
-    f["void_value"] = voids * (spades >= 4)
-    f["void_with_three_spades"] = voids * (spades == 3)
-    f["singleton_value"] = singletons * (spades >= 3)
-    f["queen_spade_short"] = has(13 * SPADES + QUEEN) & (spades < 3)
-    f["void_short_trumps"] = voids * (spades <= 2)
-    f["singleton_short_trumps"] = singletons * (spades <= 2)
-    f["singleton_four_spades"] = singletons * (spades >= 4)
-    return pd.DataFrame({k: np.asarray(v, dtype=float) for k, v in f.items()})
-
-
-def side_rows(deals: pd.DataFrame) -> pd.DataFrame:
-    """Two rows per deal (side 0 = seats 0+2, side 1 = seats 1+3): the side's summed features, on_lead, tricks."""
-    per_seat = [hand_features(deals[f"hand{s}"].to_numpy(dtype=np.uint64)) for s in range(4)]
-    rows = []
-    for side in (0, 1):
-        x = per_seat[side] + per_seat[side + 2]
-        x[ON_LEAD] = (deals["leader"].to_numpy() % 2 == side).astype(float)
-        x["tricks"] = deals["side0"].to_numpy() if side == 0 else 13 - deals["side0"].to_numpy()
-        x["deal"] = deals["deal"].to_numpy()
-        x["side"] = side
-        rows.append(x)
-    return pd.concat(rows, ignore_index=True)
-
-
-# ----------------------------------------------------------------------------------------------
-# The fit
-
-
-@dataclass
-class Fit:
-    names: list[str]
-    coef: np.ndarray
-    se: np.ndarray
-    rows: int
-    deals: int
-    r2: float
-    rmse: float
-    cov: np.ndarray
-    clusters: np.ndarray | None = None
-    """The cluster (deal) labels, sorted, one per row of `influence`."""
-    influence: np.ndarray | None = None
-    """Each cluster's share of coef - truth (bread @ its score), scaled so that influence.T @ influence == cov:
-    what lets two fits on overlapping deals be added with their covariance (`combine`)."""
-    se_added: np.ndarray | None = None
-    """For a combined fit: the interval half-widths / Z95 if the two parts' variances were simply added."""
-
-    def ratio(self, top: str, bottom: str) -> tuple[float, float, float]:
-        """weight(top) / weight(bottom) with a delta-method 95% interval (from the clustered covariance)."""
-        i, j = self.names.index(top), self.names.index(bottom)
-        a, b = self.coef[i], self.coef[j]
-        grad = np.zeros(len(self.coef))
-        grad[i], grad[j] = 1 / b, -a / b**2
-        se = float(np.sqrt(max(grad @ self.cov @ grad, 0.0)))
-        return float(a / b), float(a / b - Z95 * se), float(a / b + Z95 * se)
-
-
-def ols_cluster(x: pd.DataFrame, y: np.ndarray, clusters: np.ndarray) -> Fit:
-    """OLS with an intercept; standard errors from the cluster-robust (by deal) sandwich, CR1 small-sample factor."""
-    names = ["intercept", *x.columns]
-    design = np.column_stack([np.ones(len(x)), x.to_numpy(dtype=float)])
-    bread = np.linalg.pinv(design.T @ design)
-    coef = bread @ design.T @ y
-    resid = y - design @ coef
-    labels, inverse = np.unique(clusters, return_inverse=True)
-    g = len(labels)
-    scores = np.zeros((g, design.shape[1]))
-    np.add.at(scores, inverse, design * resid[:, None])
-    n, k = design.shape
-    factor = g / (g - 1) * (n - 1) / (n - k) if g > 1 and n > k else float("nan")
-    influence = np.sqrt(factor) * scores @ bread  # bread is symmetric
-    cov = influence.T @ influence
-    r2 = 1 - float(resid @ resid) / float(((y - y.mean()) ** 2).sum()) if len(y) > 1 else float("nan")
-    return Fit(names, coef, np.sqrt(np.maximum(np.diag(cov), 0)), n, g, r2, float(np.sqrt(np.mean(resid**2))), cov,
-               labels, influence)  # fmt: skip
-
-
-def combine(base: Fit, correction: Fit) -> Fit:
-    """base + correction, with the joint cluster-by-deal covariance of the two estimates.
-
-    The correction is fitted on a subset of the base's deals, so the two are not independent: the sum's
-    covariance is sum over deals of (base influence + correction influence)(...)^T, which counts their
-    covariance through the shared deals. `se_added` keeps the plain sum of the two variances for comparison."""
-    assert base.names == correction.names and base.influence is not None and correction.influence is not None
-    assert base.clusters is not None and correction.clusters is not None
-    where = np.searchsorted(base.clusters, correction.clusters)
-    if not (where < len(base.clusters)).all() or not (base.clusters[where] == correction.clusters).all():
-        raise ValueError("the correction's deals must all be among the base fit's deals")
-    influence = base.influence.copy()
-    influence[where] += correction.influence
-    cov = influence.T @ influence
-    added = np.sqrt(np.maximum(np.diag(base.cov + correction.cov), 0))
-    return Fit(base.names, base.coef + correction.coef, np.sqrt(np.maximum(np.diag(cov), 0)), base.rows, base.deals,
-               float("nan"), float("nan"), cov, base.clusters, influence, added)  # fmt: skip
-
-
-def fit_frame(fit: Fit, sheet: dict[str, float]) -> pd.DataFrame:
-    z = Z95
-    return pd.DataFrame({"feature": fit.names, "weight": fit.coef, "lo": fit.coef - z * fit.se,
-                         "hi": fit.coef + z * fit.se, "se": fit.se,
-                         "sheet": [sheet.get(n, float("nan")) for n in fit.names]})  # fmt: skip
-
-
-def sheet_values() -> dict[str, float]:
-    """The sheet's value of each part (CountParams defaults); the extended parts are 0 on the sheet."""
-    values = {name: float(getattr(DEFAULT_COUNT, name)) for name in FEATURES}
-    values.update({name: 0.0 for name in EXTRA})
-    values["singleton_four_spades"] = 0.0  # on top of singleton_value
-    return values
-
-
-def paired_difference_rows(broken: pd.DataFrame, spades: pd.DataFrame) -> pd.DataFrame:
-    """Side rows of the deals in both datasets, `tricks` = spades tricks - broken tricks (features are the same)."""
-    both = np.intersect1d(broken["deal"].to_numpy(dtype=np.int64), spades["deal"].to_numpy(dtype=np.int64))
-    b = broken.set_index("deal").loc[both].reset_index()
-    s = spades.set_index("deal").loc[both].reset_index()
-    same = ["leader", "hand0", "hand1", "hand2", "hand3"]
-    if not (b[same].to_numpy(dtype=np.uint64) == s[same].to_numpy(dtype=np.uint64)).all():
-        raise ValueError("the two datasets disagree on a deal (different seeds or streams?)")
-    rows_b, rows_s = side_rows(b), side_rows(s)
-    return rows_s.assign(tricks=rows_s["tricks"].to_numpy() - rows_b["tricks"].to_numpy())
-
-
-@dataclass
-class Fits:
-    """Every fit of one model (a list of feature columns)."""
-
-    broken: Fit
-    """The rule `broken` on every broken deal."""
-    correction: Fit
-    """d: (spades tricks - broken tricks) on the same features, over the paired deals."""
-    standard: Fit
-    """broken + correction: the standard rules' weights (what the `calibrated` bidder ships)."""
-    plain: Fit
-    """The standard rules fitted directly on the paired spades deals only (the comparison)."""
-
-
-def fit_model(broken: pd.DataFrame, spades: pd.DataFrame, columns: list[str]) -> Fits:
-    rows_b = side_rows(broken)
-    both = spades[spades["deal"].isin(broken["deal"])]
-    rows_s = side_rows(both)
-    diff = paired_difference_rows(broken, both)
-
-    def ols(rows: pd.DataFrame) -> Fit:
-        return ols_cluster(rows[columns], rows["tricks"].to_numpy(dtype=float), rows["deal"].to_numpy())
-
-    b, d = ols(rows_b), ols(diff)
-    return Fits(b, d, combine(b, d), ols(rows_s))
-
-
-def fits(broken: pd.DataFrame, spades: pd.DataFrame) -> tuple[Fits, Fits]:
-    """The count's model and the extended one (parts the sheet counts 0), each in all four fits."""
-    return fit_model(broken, spades, [*FEATURES, ON_LEAD]), fit_model(broken, spades, [*FEATURES, *EXTRA, ON_LEAD])
-
-
-def weights_of(fit: Fit) -> dict[str, float]:
-    """The count the `calibrated` bidder uses: per-hand weights, and the per-hand base (half the side's intercept)."""
-    c = dict(zip(fit.names, (float(v) for v in fit.coef)))
-    return {"base": c["intercept"] / 2, ON_LEAD: c[ON_LEAD], **{name: c[name] for name in FEATURES}}
-
-
-def write_weights(model: Fits, seed: int, path: Path | None = None) -> Path:
-    path = path or WEIGHTS_FILE  # looked up at call time (a test points it elsewhere)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    data = {
-        "about": "DD-trick weights of the section 1 count's parts under the standard rules, fitted by "
-        "experiments/count_calibration.py (OLS of a side's DD tricks on its summed parts with spades broken from the "
-        "start, on `deals` deals, plus the paired correction spades - broken fitted on `paired_deals` deals; base = "
-        "half the side's intercept, on_lead = the first leader's side's extra tricks). Regenerate with --write-weights.",
-        "deals": model.broken.deals,
-        "paired_deals": model.correction.deals,
-        "seed": seed,
-        "weights": {k: round(v, 4) for k, v in weights_of(model.standard).items()},
-    }
-    path.write_text(json.dumps(data, indent=1) + "\n")
-    return path
-
-
-# ----------------------------------------------------------------------------------------------
-# Output
-
-
-def plot(standard: pd.DataFrame, plain: pd.DataFrame, path: Path) -> Path:
-    import matplotlib.pyplot as plt
-
-    t = standard[standard["feature"] != "intercept"]
-    p = plain[plain["feature"] != "intercept"]
-    fig, ax = plt.subplots(figsize=(7, 0.38 * len(t) + 1))
-    y = np.arange(len(t))[::-1]
-    ax.errorbar(t["weight"], y + 0.12, xerr=[t["weight"] - t["lo"], t["hi"] - t["weight"]], fmt="o",
-                label="standard rules: broken fit + paired correction (95% CI)")  # fmt: skip
-    ax.errorbar(p["weight"], y - 0.12, xerr=[p["weight"] - p["lo"], p["hi"] - p["weight"]], fmt=".", color="0.5",
-                label="standard rules, paired deals only (95% CI)")  # fmt: skip
-    ax.scatter(t["sheet"], y, marker="x", color="C3", label="cheat sheet")
-    ax.set_yticks(y, t["feature"])
-    ax.axvline(0, color="0.7", lw=0.8)
-    ax.set_xlabel("double-dummy tricks")
-    ax.legend(loc="lower right", fontsize=8)
-    return save_figure(fig, path)
-
-
-def shipped_note() -> str:
-    """Which fit the package's weights file holds (it is rewritten only with --write-weights)."""
-    path = WEIGHTS_FILE
-    if not path.exists():
-        return "No weights file is shipped yet (run with `--write-weights`)."
-    data = json.loads(path.read_text())
-    paired = f" and the paired correction on {data['paired_deals']:,}" if "paired_deals" in data else ""
-    return (
-        f"The weights the package ships (`spades_lab/policies/data/calibrated_weights.json`, read by the "
-        f"`calibrated` bidder) were fitted on the first {data['deals']:,} deals of seed {data['seed']}{paired}."
-    )
-
-
-def model_table(m: Fits, sheet: dict[str, float]) -> pd.DataFrame:
-    """One row per feature: the standard-rule weight (joint and variances-added intervals), its parts, the plain fit."""
-    rows = []
-    for i, name in enumerate(m.standard.names):
-        row: dict[str, object] = {"feature": name, "sheet": sheet.get(name, float("nan"))}
-        for label, fit in (("standard", m.standard), ("broken", m.broken), ("correction", m.correction),
-                           ("plain", m.plain)):  # fmt: skip
-            row[label] = fit.coef[i]
-            row[f"{label}_lo"], row[f"{label}_hi"] = fit.coef[i] - Z95 * fit.se[i], fit.coef[i] + Z95 * fit.se[i]
-        assert m.standard.se_added is not None
-        row["standard_added_lo"] = m.standard.coef[i] - Z95 * m.standard.se_added[i]
-        row["standard_added_hi"] = m.standard.coef[i] + Z95 * m.standard.se_added[i]
-        rows.append(row)
+from common import ROOT, machine, markdown
+
+from spades_lab.fit import counts
+
+
+def table(m: counts.Fits) -> pd.DataFrame:
+    """One row per feature: the standard-rule weight, its two parts and the fit on the paired deals alone."""
+    sheet = counts.sheet_values()
+    rows = {"feature": m.standard.names, "sheet": [sheet.get(n, np.nan) for n in m.standard.names]}
+    for label, fit in (
+        ("standard", m.standard),
+        ("broken", m.broken),
+        ("correction", m.correction),
+        ("plain", m.plain),
+    ):
+        rows |= {label: fit.coef, f"{label}_lo": fit.coef - 1.96 * fit.se, f"{label}_hi": fit.coef + 1.96 * fit.se}
     return pd.DataFrame(rows)
 
 
-def _iv(t: pd.DataFrame, label: str) -> list[str]:
-    return [f"{v:.3f} ({lo:.3f} to {hi:.3f})" for v, lo, hi in zip(t[label], t[f"{label}_lo"], t[f"{label}_hi"])]
+def shown(t: pd.DataFrame) -> str:
+    cells = {c: [f"{v:.3f} ({lo:.3f} to {hi:.3f})" for v, lo, hi in zip(t[c], t[f"{c}_lo"], t[f"{c}_hi"])]
+             for c in ("standard", "broken", "correction", "plain")}  # fmt: skip
+    return markdown(pd.DataFrame({"feature": t["feature"], "standard rules (95% CI)": cells["standard"],
+                                  "spades broken": cells["broken"], "d = spades - broken": cells["correction"],
+                                  "paired deals only": cells["plain"], "sheet": t["sheet"]}))  # fmt: skip
 
 
-def show_model(t: pd.DataFrame) -> str:
-    shown = pd.DataFrame({"feature": t["feature"], "standard rules (95% CI)": _iv(t, "standard"),
-                          "CI if variances added": [f"{a:.3f} to {b:.3f}" for a, b in
-                                                    zip(t["standard_added_lo"], t["standard_added_hi"])],
-                          "spades broken": _iv(t, "broken"), "d = spades - broken": _iv(t, "correction"),
-                          "paired deals only": _iv(t, "plain"), "sheet": t["sheet"]})  # fmt: skip
-    return markdown_table(shown, "{:.3f}")
-
-
-def readme(out: Path, broken: pd.DataFrame, spades: pd.DataFrame, base: Fits, extended: Fits, seed: int, cmd: str,
-           seconds: float) -> Path:  # fmt: skip
-    sheet = sheet_values()
-    tb, te = model_table(base, sheet), model_table(extended, sheet)
+def main(out_dir=None, deals: int = 100_000, workers: int = 1, minutes: float = 50.0, paired: int = 5_300):
+    """Solve (resuming) and refit the count calibration, then write its results folder."""
+    out = ROOT / "results" / "count_calibration" if out_dir is None else Path(out_dir)
+    raw = out / "raw"
+    recipe = counts.CountRecipe(deals=deals, paired_deals=paired)
+    counts.solve(raw, recipe, workers, minutes)
+    base, extended, broken, spades = counts.refit(raw, recipe, least=min(30, deals))
+    tb, te = table(base), table(extended)
     tb.to_csv(out / "weights.csv", index=False)
     te.to_csv(out / "weights_extended.csv", index=False)
-    plot(fit_frame(base.standard, sheet), fit_frame(base.plain, sheet), out / "weights.png")
-    nb, ns, npaired = len(broken), len(spades), base.correction.deals
+    t = tb[tb["feature"] != "intercept"]
+    fig, ax = plt.subplots(figsize=(7, 0.38 * len(t) + 1))
+    y = np.arange(len(t))[::-1]
+    ax.errorbar(t["standard"], y, xerr=[t["standard"] - t["standard_lo"], t["standard_hi"] - t["standard"]], fmt="o",
+                label="standard rules (95% CI)")  # fmt: skip
+    ax.scatter(t["sheet"], y, marker="x", color="C3", label="cheat sheet")
+    ax.set(yticks=y, yticklabels=t["feature"], xlabel="double-dummy tricks")
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out / "weights.png", dpi=120)
     c = tb.set_index("feature")
 
     def w(name: str, label: str = "standard") -> str:
         r = c.loc[name]
         return f"{r[label]:.2f} (95% CI {r[f'{label}_lo']:.2f} to {r[f'{label}_hi']:.2f})"
 
-    def r(name: str) -> str:
+    def ratio(name: str) -> str:
         v, lo, hi = base.standard.ratio(name, "side_ace")
         return f"{v:.2f} of it (95% CI {lo:.2f} to {hi:.2f})"
 
-    wider = (tb["standard_added_hi"] - tb["standard_added_lo"]) >= (tb["standard_hi"] - tb["standard_lo"]) - 1e-12
-    coverage = (
-        f"It rests on {nb:,} deals with spades broken (at least 100,000 were asked for) and {npaired:,} of them "
-        "also solved under the standard rules."
-        if nb >= 100_000
-        else f"**It rests on {nb:,} deals with spades broken, not the 100,000 asked for**, and {npaired:,} of "
-        "them also solved under the standard rules; the same command resumes."
-    )
-    by_solver = broken["solver"].value_counts().to_dict()
-    solvers = ", ".join(f"{k}: {v:,} deals" for k, v in sorted(by_solver.items()))
-
-    def secs(frame: pd.DataFrame, column: str) -> float:
-        return float(frame[column].fillna(0).sum()) if len(frame) else 0.0
-
-    definitions = "\n".join(f"- `{k}`: {v} (sheet: {sheet[k]:g})" for k, v in FEATURES.items())
-    extra = "\n".join(f"- `{k}`: {v}" for k, v in EXTRA.items())
+    short = "" if len(broken) >= deals else f" (**not the {deals:,} asked for**: the same command resumes)"
     text = f"""# Count calibration: what each part of the trick count is worth double dummy
 
 **Question.** The cheat sheet counts one trick for each ace, each guarded king, each queen beside its ace or
 king and each spade beyond the third: what is each of them worth in double-dummy tricks?
 
-**Answer.** Under the standard rules, a side's DD tricks rise by {w("ace_spade")} per ace of spades, {w("side_ace")} per side ace, {w("side_king")} per guarded side king, {w("side_queen")} per side queen held with its suit's ace or king, and {w("spade_length_value")} per spade beyond the third. The sheet counts each of them 1. Against a side ace, a side queen beside its ace or king is worth {r("side_queen")} and a guarded side king {r("side_king")} (a probe with a bridge DD solver found about 0.2 and 0.63). The first-trick rule (no spade lead to the first trick) is worth {w("on_lead", "correction")} tricks to the side on lead, against {w("on_lead", "broken")} for the lead itself when spades are broken. {coverage}
+**Answer.** Under the standard rules, a side's DD tricks rise by {w("ace_spade")} per ace of spades, {w("side_ace")} per side ace, {w("side_king")} per guarded side king, {w("side_queen")} per side queen held with its suit's ace or king, and {w("spade_length_value")} per spade beyond the third. The sheet counts each of them 1. Against a side ace, a side queen beside its ace or king is worth {ratio("side_queen")} and a guarded side king {ratio("side_king")}. The first-trick rule (no spade lead to the first trick) is worth {w("on_lead", "correction")} tricks to the side on lead, against {w("on_lead", "broken")} for the lead itself when spades are broken. It rests on {len(broken):,} deals with spades broken{short} and {base.correction.deals:,} of them also solved under the standard rules.
 
 ## Method
 
-Deal i of the stream is `numpy.random.default_rng([{seed}, i])`: its permutation deals the four hands and
-its next draw picks the first leader. The stream is solved under two rules, two datasets of the same deals:
+Deal i is `numpy.random.default_rng([{recipe.seed}, i])`. Each deal is solved with spades broken from the first lead
+(bridge play with spades as trumps: DDS when `endplay` imports, else our solver; the values are the same) and, for
+the first {recipe.paired_deals:,}, under the standard rules (only our solver knows the first-trick rule). Each deal
+gives one row per side: its DD tricks, the sum of its two hands' features, and `on_lead`. Least squares with an
+intercept, 95% intervals from a cluster-robust sandwich by deal. The standard-rule weights are the broken fit plus
+the paired correction d (spades minus broken tricks on the deals solved both ways), with the joint covariance of
+the two; "paired deals only" fits the standard rules on those deals alone, for comparison. Broken fit R^2
+{base.broken.r2:.3f}, residual RMS {base.broken.rmse:.2f} tricks. The features, per hand:
 
-- `broken`: spades broken from the first lead. That is bridge card play with spades as trumps, the problem
-  DDS (Bo Haglund's bridge solver, through `endplay`) solves, and our solver gives exactly the same values
-  (tests/test_dd_oracle.py), so the dataset is defined by the rule, not by the solver: DDS solves it when
-  `endplay` imports (~20-40 ms a deal), ours otherwise (~0.3 s). {nb:,} deals ({solvers}).
-- `spades`: the standard rules (spades not broken at the start: the first leader may not lead a spade
-  unless it holds nothing else). Only our solver knows this rule. {ns:,} deals.
-
-Each deal gives two rows, one per side (seats 0+2 and 1+3): the side's DD tricks and the sum of its two
-hands' features, plus `on_lead` (1 for the first leader's side). Least squares with an intercept gives each
-feature's weight, with 95% intervals from a cluster-robust sandwich (CR1) with the deal as the cluster (the
-two rows of a deal are not independent: their tricks add to 13).
-
-**The paired correction.** The standard-rule weights are `w = w_broken + d`: `w_broken` is the fit on every
-`broken` deal, and `d` the same regression of (spades tricks - broken tricks) over the {npaired:,} deals solved
-under both rules. The difference of a deal under the two rules is small and mostly a matter of who leads, so
-`d` is precise on few deals, and `w` gets the precision of the large `broken` set. The interval of `w` uses
-the joint covariance of the two estimates: each deal's influence on `w_broken` and on `d` are added before
-the sandwich, which counts their covariance through the shared deals. The column "CI if variances added"
-shows the interval that simply adds the two variances (as if independent): it is
-{"wider than the joint one for every feature here (conservative: the two estimates are negatively correlated)" if wider.all() else "narrower than the joint one for " + ", ".join(tb.loc[~wider, "feature"]) + " (so adding variances would NOT be conservative there: the two estimates are positively correlated)"}.
-"Paired deals only" is the standard-rule fit on the `spades` deals alone, for comparison. Model R^2 (broken
-fit) {base.broken.r2:.3f}, residual RMS {base.broken.rmse:.2f} tricks; the correction's residual RMS
-{base.correction.rmse:.2f} tricks.
-
-The features, per hand (a side's feature is the sum over its two hands), named as the count's parameters
-(`CountParams`) name their values:
-
-{definitions}
+{chr(10).join(f"- `{k}`: {v}" for k, v in counts.FEATURES.items())}
 - `on_lead`: the side's seat leads the first trick.
 
 ## The count's parts (the standard-rule column is what the `calibrated` bidder ships)
 
-{show_model(tb)}
+{shown(tb)}
 
-The intercept is the side's tricks with none of the features; the `calibrated` bidder gives each hand
-half of it (`base` = {c.loc["intercept", "standard"] / 2:.3f}) and half of `on_lead` to each hand of the side on lead.
-{shipped_note()}
+The `calibrated` bidder gives each hand half the intercept (`base` = {c.loc["intercept", "standard"] / 2:.3f}) and
+half of `on_lead` to each hand of the side on lead.
 
 ![weights](weights.png)
 
 ## Extended model (parts the sheet counts 0)
 
-The same fits with four more features, to see whether the sheet leaves tricks out:
+{chr(10).join(f"- `{k}`: {v}" for k, v in counts.EXTRA.items())}
 
-{extra}
-
-{show_model(te)}
+{shown(te)}
 
 ## Reproduce
 
 ```sh
-{cmd}
+.venv/bin/python experiments/count_calibration.py --workers 2 --minutes 95   # solves what is missing, resumes
+.venv/bin/python -m spades_lab.fit counts --raw results/count_calibration/raw --check   # the shipped weights
 ```
 
-Seed {seed}. Solving time, summed over the chunks (one process each): `broken` {secs(broken, "seconds"):.0f} s wall,
-{secs(broken, "cpu_seconds"):.0f} s CPU where recorded; `spades` {secs(spades, "seconds"):.0f} s wall (its first
-5,300 deals were solved before CPU time was recorded). The machine was shared with other jobs, so wall time
-exceeds CPU time. The last run of the script took {seconds:.0f} s. The solved deals are Parquet chunks under
-`raw/broken/` and `raw/spades/` (ignored by git; each chunk records its solver): the same command with a larger
-`--deals` solves only the missing ones, `--deals 0` refits from what is there, and `--write-weights` writes
-the standard-rule weights to `spades_lab/policies/data/calibrated_weights.json` (what the `calibrated` bidder
-reads).
-
+The solved deals are Parquet chunks under `raw/` (ignored by git). Solving time summed over the chunks:
+{broken["seconds"].fillna(0).sum():.0f} s (broken), {spades["seconds"].fillna(0).sum():.0f} s (standard rules).
 Machine: {machine()}.
 """
-    path = out / "README.md"
-    path.write_text(text)
-    return path
-
-
-def main(out_dir: str | Path | None = None, deals: int = 100_000, workers: int = 1, minutes: float = 50.0,
-         seed: int = SEED, weights: bool = False, rules: str = "both", solver: str = "auto") -> Path:  # fmt: skip
-    """Solve the missing deals (up to `deals` of each dataset `rules` names, `broken` first, for at most
-    `minutes` in all), then fit both datasets and write the README."""
-    start = time.perf_counter()
-    out = out_path(NAME, out_dir)
-    raw = out / "raw"
-    migrate_legacy(raw)
-    todo = RULES if rules == "both" else (rules,)
-    if deals > 0:
-        deadline = time.monotonic() + 60 * minutes
-        for name in todo:
-            left = (deadline - time.monotonic()) / 60
-            if left > 0:
-                solve_missing(raw / name, seed, deals, workers, left, name, pick_solver(name, solver))
-    broken, spades = solved_deals(raw / "broken", seed), solved_deals(raw / "spades", seed)
-    paired = int(spades["deal"].isin(broken["deal"]).sum())
-    if len(broken) < MIN_DEALS or paired < MIN_DEALS:
-        raise SystemExit(f"{NAME}: {len(broken)} broken deals, {paired} paired with spades deals: too few to fit "
-                         "(run with --deals)")  # fmt: skip
-    base, extended = fits(broken, spades)
-    if weights:
-        write_weights(base, seed)
-    where = []
-    if out_dir is not None and Path(out_dir).resolve() != (ROOT / "results" / NAME).resolve():
-        where = ["--out", str(out_dir)]
-    script = [".venv/bin/python", f"experiments/{NAME}.py"]
-    n = str(max(deals, 100_000))
-    solve = [*script, "--rules", "broken", "--deals", n, *where, "--minutes", f"{minutes:g}"]
-    more = [*script, "--rules", "spades", "--deals", str(max(len(spades), 100)), *where, "--workers", str(workers)]
-    refit = [*script, "--deals", "0", *where, "--write-weights"]
-    cmd = (
-        " ".join(solve) + "   # the broken set (DDS if endplay imports), resumes\n"
-        + " ".join(more) + "   # the standard-rules set (our solver), add --minutes to bound it\n"
-        + " ".join(refit) + "   # refit, ship"
-    )  # fmt: skip
-    return readme(out, broken, spades, base, extended, seed, cmd, time.perf_counter() - start)
-
-
-def cli(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog=f"experiments/{NAME}.py", description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=100_000, help="solve deals 0..N-1 not yet solved (0: refit)")
-    parser.add_argument("--rules", choices=("broken", "spades", "both"), default="both",
-                        help="which dataset to solve: spades broken from the start, the standard rules, or both "
-                        "(broken first; default)")  # fmt: skip
-    parser.add_argument(
-        "--solver",
-        choices=SOLVERS,
-        default="auto",
-        help="for the broken set: DDS (endplay) if importable (auto), or ours; spades is always ours",
-    )
-    parser.add_argument("--workers", type=int, default=1, help="spawn processes solving chunks (default 1)")
-    parser.add_argument("--minutes", type=float, default=50.0, help="stop solving (between chunks) after this")
-    parser.add_argument("--seed", type=int, default=SEED)
-    parser.add_argument("--out", default=None, help=f"output directory (default results/{NAME})")
-    parser.add_argument("--write-weights", action="store_true", help="write the fit to the calibrated bidder's file")
-    args = parser.parse_args(argv)
-    out = main(args.out, args.deals, args.workers, args.minutes, args.seed, args.write_weights, args.rules, args.solver)
-    print(f"{NAME}: wrote {out}", file=sys.stderr)
+    (out / "README.md").write_text(text)
+    return out / "README.md"
 
 
 if __name__ == "__main__":
-    cli()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=100_000)
+    parser.add_argument("--paired-deals", type=int, default=5_300)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--minutes", type=float, default=50.0)
+    parser.add_argument("--out", default=None)
+    args = parser.parse_args()
+    print(main(args.out, args.deals, args.workers, args.minutes, args.paired_deals))

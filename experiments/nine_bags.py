@@ -35,17 +35,19 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2, engines=tuple(ENGIN
     return exp.readme(
         title="At nine bags, bid the extra trick?",
         question="At nine bags, is bidding the extra trick better than the borderline count?",
-        sheet="\"Vous êtes à neuf bags avec une main limite : annoncez le pli supplémentaire. Moins cinquante pour une "
-              "chute vaut mieux que moins cent pour le dixième bag.\" (at nine bags with a borderline hand, bid the extra "
-              "trick: -50 for a set beats -100 for the tenth bag.)",
-        checks=c.claims, answer_claims=2, comparisons={"bag-aware vs floor": c},
+        sheet='"Vous êtes à neuf bags avec une main limite : annoncez le pli supplémentaire. Moins cinquante pour une '
+        'chute vaut mieux que moins cent pour le dixième bag." (at nine bags with a borderline hand, bid the extra '
+        "trick: -50 for a set beats -100 for the tenth bag.)",
+        checks=c.claims,
+        answer_claims=2,
+        comparisons={"bag-aware vs floor": c},
         figures=["win_rate", "set_rate", "bag_penalty_points_per_game", "paired_win_diff", "paired_margin"],
         meaning="**The hands where it matters.** Deals whose tables part at a hand with one side at 9 bags and "
-                "borderline (deals where both sides were at once are left out): " + "; ".join(spots) + ". The "
-                "divergent figures are the bag-aware table minus the floor table on that hand (the game's end for "
-                "the win).",  # fmt: skip
+        "borderline (deals where both sides were at once are left out): " + "; ".join(spots) + ". The "
+        "divergent figures are the bag-aware table minus the floor table on that hand (the game's end for "
+        "the win).",  # fmt: skip
         setup=f"Standard rules (the tenth bag costs {RULES.bag_penalty} points), games stopped at {RULES.hand_cap} "
-              "hands: `counting+ENGINE` against `counting(bag_aware=False)+ENGINE`.",
+        "hands: `counting+ENGINE` against `counting(bag_aware=False)+ENGINE`.",
     )
 
 

@@ -48,18 +48,21 @@ def main(out_dir=None, scale: float = 1.0, workers: int = 2, engines=tuple(ENGIN
     return exp.readme(
         title="What is each play tip worth?",
         question="What is each play tip worth?",
-        sheet="Eleven card-play tips (\"Votre partenaire entame un as et vous êtes chicane : ne coupez pas\", ...) "
-              "and three nil rules (play of the nil, coverage by partner, setting the opponents' nil).",
-        checks=checks, answer_claims=0, answer=answer, comparisons=comparisons,
+        sheet='Eleven card-play tips ("Votre partenaire entame un as et vous êtes chicane : ne coupez pas", ...) '
+        "and three nil rules (play of the nil, coverage by partner, setting the opponents' nil).",
+        checks=checks,
+        answer_claims=0,
+        answer=answer,
+        comparisons=comparisons,
         figures=["paired_win_diff", "paired_margin"],
         meaning="**What it means.** `counting+expert(-SWITCH)` and `counting+pimc(..., -SWITCH)` turn off the same "
-                "tip inside the stronger player: a tip the expert's additions override can only be worth less there, "
-                "and under pimc a tip acts only in the early tricks or around a nil, so only the nil rules are ablated "
-                "under pimc (\"not run\" elsewhere). The expert's own additions are ablated in "
-                "[strong_players](../strong_players/README.md). Each row measures a tip in the company of all the "
-                "others: a tip that only matters when another one is off shows up as worth little.",  # fmt: skip
+        "tip inside the stronger player: a tip the expert's additions override can only be worth less there, "
+        "and under pimc a tip acts only in the early tricks or around a nil, so only the nil rules are ablated "
+        'under pimc ("not run" elsewhere). The expert\'s own additions are ablated in '
+        "[strong_players](../strong_players/README.md). Each row measures a tip in the company of all the "
+        "others: a tip that only matters when another one is off shows up as worth little.",  # fmt: skip
         setup=f"Standard rules, games stopped at {RULES.hand_cap} hands; tips numbered as in docs/strategies.md "
-              "(the nil rules after them).",
+        "(the nil rules after them).",
     )
 
 

@@ -39,8 +39,20 @@ from spades_lab.stats.estimates import (
 from spades_lab.stats.sequential import Decision, SequentialTest, check_error_rate
 from spades_lab.tournament import TournamentResult, tournament
 
-__all__ = ["Claim", "ClaimCheck", "CompareError", "Comparison", "FIGURES", "SIDE_FIGURES", "Sweep", "across", "beside", "combine", "compare",
-           "sweep"]
+__all__ = [
+    "Claim",
+    "ClaimCheck",
+    "CompareError",
+    "Comparison",
+    "FIGURES",
+    "SIDE_FIGURES",
+    "Sweep",
+    "across",
+    "beside",
+    "combine",
+    "compare",
+    "sweep",
+]
 
 Side = str | Player | Beside
 
@@ -634,9 +646,9 @@ class Sweep:
             if v not in self.values:
                 raise CompareError(f"{v!r} is not a value of this sweep; values: {self.values}")
             c = self.comparisons[self.values.index(v)]
-            e = engine or c.engines[0]
-            games = c.results[e].games.assign(win=c.results[e].games["won"].astype(float))
-            per[v] = paired_by_deal(games[games["game"] < c.deals[e]], "win", c.names[e][0])["entrant"]
+            on = engine or c.engines[0]
+            games = c.results[on].games.assign(win=c.results[on].games["won"].astype(float))
+            per[v] = paired_by_deal(games[games["game"] < c.deals[on]], "win", c.names[on][0])["entrant"]
         joined = pd.concat(per, axis=1, join="inner")
         e = mean_estimate((joined[value] - joined[reference]).to_numpy())
         return Estimate(e.value, e.lo, e.hi, e.n, "paired mean")

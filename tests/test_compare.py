@@ -11,9 +11,9 @@ import pytest
 import spades_lab as sl
 from spades_lab.cli import main
 from spades_lab.compare import FIGURES, Claim, CompareError, across, combine, compare, sweep
-from spades_lab.stats.divergence import DIVERGENCE_FIGURES
 from spades_lab.policies.registry import PolicyNameError
 from spades_lab.policies.seats import SeatBidder
+from spades_lab.stats.divergence import DIVERGENCE_FIGURES
 from spades_lab.stats.estimates import Estimate
 
 RULES = sl.Rules(target=150, hand_cap=8)
@@ -94,7 +94,8 @@ def test_claim_within_a_band_and_against_a_threshold() -> None:
     mostly = Claim("nils are mostly made", figure="nil_success", than=0.5, above="mostly made", below="mostly failed",
                    neither="cannot tell")  # fmt: skip
     assert mostly.judge(Estimate(0.8, 0.6, 0.9)) == "mostly made" and mostly.judge(Estimate(0.3, 0.1, 0.45)) == (
-        "mostly failed")
+        "mostly failed"
+    )
     assert mostly.judge(Estimate(0.6, 0.4, 0.8)) == "cannot tell"
     with pytest.raises(CompareError, match="not both"):
         Claim("x", figure="nil_success", about=0.5, than=0.5)
@@ -221,7 +222,9 @@ def test_cli_compare_json_and_claims(capsys: pytest.CaptureFixture[str], tmp_pat
     assert code == 0
     out = json.loads(capsys.readouterr().out)
     assert out["engines"] == ["tips"] and out["claims"][0][0]["figure"] == "bag_penalty_points_per_game"
-    assert {r["figure"] for r in out["figures"]} == set(FIGURES) - set(DIVERGENCE_FIGURES) and (tmp_path / "p.png").exists()
+    assert {r["figure"] for r in out["figures"]} == set(FIGURES) - set(DIVERGENCE_FIGURES) and (
+        tmp_path / "p.png"
+    ).exists()
 
 
 def test_cli_compare_refuses_an_unknown_figure(capsys: pytest.CaptureFixture[str]) -> None:

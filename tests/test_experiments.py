@@ -58,6 +58,22 @@ def test_a_second_run_reuses_the_games_and_a_code_change_replays_them(tmp_path: 
     assert third.returncode == 0 and "playing afresh" in third.stderr
 
 
+def test_strong_players_and_the_count_calibration_run_at_a_tiny_size(tmp_path: Path) -> None:
+    players = run("strong_players.py", "--scale", "0.001", "--workers", "1", "--out", str(tmp_path / "players"),
+                  "--switches", "keep_setting", "--pimc", "counting+pimc(worlds=4, max_tricks=4)")  # fmt: skip
+    assert players.returncode == 0, players.stderr
+    readme = (tmp_path / "players" / "README.md").read_text()
+    assert "| `keep_setting` helps the expert | `paired_win_diff` |" in readme and "DD tricks lost" in readme
+    calibration = run("count_calibration.py", "--deals", "40", "--paired-deals", "30", "--out", str(tmp_path / "cc"))
+    assert calibration.returncode == 0, calibration.stderr
+    readme = (tmp_path / "cc" / "README.md").read_text()
+    assert "It rests on 40 deals with spades broken (**not the 40" not in readme and "| ace_spade |" in readme
+    assert (
+        len(pd.read_csv(tmp_path / "cc" / "weights.csv"))
+        == len(pd.read_csv(tmp_path / "cc" / "weights_extended.csv")) - 4
+    )
+
+
 def test_the_readme_section_lists_every_experiment(tmp_path: Path) -> None:
     readme = tmp_path / "README.md"
     readme.write_text("# x\n\n## Experiments\n\nold text\n\n## Later\n\nkept\n")

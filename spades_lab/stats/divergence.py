@@ -70,7 +70,10 @@ def first_divergences(hands: pd.DataFrame, games: pd.DataFrame, candidate: str) 
 
 
 def _pick(rows: pd.DataFrame, prefix: str, side: np.ndarray, table: str) -> np.ndarray:
-    return np.where(side == 0, rows[f"{prefix}0_{table}"].to_numpy(), rows[f"{prefix}1_{table}"].to_numpy())
+    picked: np.ndarray = np.where(
+        side == 0, rows[f"{prefix}0_{table}"].to_numpy(), rows[f"{prefix}1_{table}"].to_numpy()
+    )
+    return picked
 
 
 def _outcomes(rows: pd.DataFrame, side: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:

@@ -1,26 +1,17 @@
-"""Fitting the shipped lead weights: the expert's `lead_model` (policies/leads.py) learnt from its own play.
+"""Fitting the shipped lead weights: the expert's `lead_model` (policies/leads.py), learnt from its own play.
 
-The continuation fit needs no solver and no saved runs: `rollout_leads` plays single hands with the model-on
-expert and, at every lead the model may change, plays each option card and then the rest of the hand ON THE
-TRUE DEAL with the same expert at all four seats. An option's label is the side's outcome after it minus the
-outcome after the model-off expert's card (`TARGETS`: final tricks, tricks capped at the contract, or the
-single-hand score difference in tens of points). `fit` is one ridge regression per option on standardized
-`leads.lead_inputs`, folded back into raw weights; `local_gain` is the held-out figure (one lead changed at a
-time, the expert playing on, paired per side-hand).
-
-`regenerate` rebuilds `policies/data/expert_leads_continuation.json` (the `lead_weights=continuation` file)
-from its seeds: a first fit on the shipped player, then the fit iterated once on the player using the first
-weights. The command:
-
-    python -m spades_lab.fit --check       # refit and compare with the shipped weights
-    python -m spades_lab.fit --write       # refit and ship
+Both fits collect the leads the model may change (`rollout_leads`): single hands of a player, and at every such
+lead each option card valued on the TRUE DEAL. `continuation` plays the rest of the hand with the same player at
+all four seats and labels each option by the side's outcome after it minus after the keep card (`TARGETS`); `dd`
+solves every card double dummy at the lead (`DD_TARGETS`). `fit` is one ridge regression per option on
+standardized `leads.lead_inputs`, folded back into raw weights; `local_gain` is the held-out figure (one lead
+changed at a time, the player playing on, paired per side-hand). Each shipped file has a recipe (hands, seeds,
+ridge, margin) and is rebuilt from it by `python -m spades_lab.fit` (see `spades_lab.fit`).
 """
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
-import json
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -294,7 +285,8 @@ def continuation_data(recipe: ContinuationRecipe = ContinuationRecipe()) -> dict
     return {
         "about": "The expert's lead_model weights `lead_weights=continuation` (spades_lab/policies/leads.py): per "
         "option but keep, the weights of its inputs (features, features x kinds, kinds) and the intercept last, "
-        "in tens of points of the single-hand score; fitted by spades_lab/fit.py (iterated once) on the score of "
+        "in tens of points of the single-hand score; fitted by `python -m spades_lab.fit continuation` (iterated once) "
+        "on the score of "
         f"playing the rest of the hand on the true deal with {PLAYER} at all four seats after each option, minus "
         f"that after the expert's own card ({recipe.train_hands:,} hands of seed {recipe.train_seed}; held out on "
         f"{recipe.test_hands:,} of seed {recipe.test_seed}).",
@@ -314,34 +306,42 @@ def differences(new: dict[str, Any], old: dict[str, Any]) -> list[str]:
     """The top-level keys whose values differ, with the largest weight difference when the weights do."""
     out = [key for key in sorted(set(new) | set(old)) if new.get(key) != old.get(key)]
     if "weights" in out:
-        gap = np.abs(np.array(new["weights"]) - np.array(old["weights"])).max()
+        a, b = new.get("weights"), old.get("weights")
+        if isinstance(a, dict) and isinstance(b, dict):  # named weights (the count's parts)
+            names = sorted(set(a) | set(b))
+            a, b = [a.get(k, np.nan) for k in names], [b.get(k, np.nan) for k in names]
+        gap = np.abs(np.array(a, dtype=float) - np.array(b, dtype=float)).max()
         out[out.index("weights")] = f"weights (largest difference {gap:.6g})"
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    """`python -m spades_lab.fit`: refit the continuation lead weights from their seeds; `--check` compares
-    them with the shipped file (exit 1 when they differ), `--write` ships them, `--out FILE` writes elsewhere."""
-    parser = argparse.ArgumentParser(prog="python -m spades_lab.fit", description=main.__doc__)
-    parser.add_argument("--check", action="store_true", help="compare with the shipped file (exit 1 if different)")
-    parser.add_argument("--write", action="store_true", help="ship the refitted weights")
-    parser.add_argument("--out", help="write the refitted weights to this file")
-    parser.add_argument("--train-hands", type=int, default=ContinuationRecipe.train_hands)
-    parser.add_argument("--test-hands", type=int, default=ContinuationRecipe.test_hands)
-    parser.add_argument("--seed", type=int, default=ContinuationRecipe.train_seed, help="the training hands' seed")
-    args = parser.parse_args(argv)
-    recipe = ContinuationRecipe(train_hands=args.train_hands, test_hands=args.test_hands, train_seed=args.seed)
-    data = continuation_data(recipe)
-    text = json.dumps(data, indent=1) + "\n"
-    for target in [args.out] * bool(args.out) + [str(shipped_path())] * args.write:
-        Path(target).write_text(text)
-        print(f"wrote {target}")
-    if args.check:
-        differ = differences(data, json.loads(shipped_path().read_text()))
-        print("the shipped file is reproduced" if not differ else "differs in: " + ", ".join(differ))
-        return 1 if differ else 0
-    return 0
+@dataclass(frozen=True)
+class DdRecipe:
+    """Everything `expert_leads.json` (`lead_weights=dd`) is fitted from: each option's double-dummy gain at the
+    leads of the expert without the model (whose card is the keep card), its hands, seeds, ridge and margin."""
+
+    player: str = BASE
+    train_hands: int = 520
+    train_seed: int = 7
+    test_hands: int = 480
+    test_seed: int = 6
+    ridge: float = 100.0
+    margin: float = 0.05
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
+def dd_data(recipe: DdRecipe = DdRecipe()) -> dict[str, Any]:
+    """The shipped `lead_weights=dd` file's content, refitted: one ridge fit on the DD gains (a `dd.card_values`
+    solve per kept lead, about half a second of solver per hand), held out on the test hands."""
+    train = rollout_leads(recipe.player, recipe.player, recipe.train_hands, recipe.train_seed, with_dd=True)["dd"]
+    test = rollout_leads(recipe.player, recipe.player, recipe.test_hands, recipe.test_seed, with_dd=True)["dd"]
+    weights = fit(train, recipe.ridge)
+    report = {"train": local_gain(train, weights, recipe.margin), "test": local_gain(test, weights, recipe.margin)}
+    return {
+        "about": "The expert's lead_model (spades_lab/policies/leads.py): per option but keep, the weights of its "
+        "inputs (features, features x kinds, kinds) and the intercept last; fitted by `python -m spades_lab.fit dd` "
+        f"on the DD values of {recipe.player}'s leads ({recipe.train_hands:,} hands of seed {recipe.train_seed}; "
+        f"held out on {recipe.test_hands:,} of seed {recipe.test_seed}).",
+        "options": list(LEAD_OPTIONS[1:]), "features": list(FEATURES), "kinds": list(KINDS), "target": "dd",
+        "ridge": recipe.ridge, "margin": recipe.margin, "train": train.sources, "test": test.sources,
+        "report": report, "weights": [[round(float(w), 6) for w in row] for row in weights],
+    }  # fmt: skip
