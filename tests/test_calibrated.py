@@ -86,7 +86,7 @@ def test_with_the_sheets_values_and_half_a_trick_it_bids_as_counting() -> None:
 
 def test_the_shipped_weights_come_from_the_fitting_script() -> None:
     data = json.loads(WEIGHTS.read_text())
-    assert data["deals"] > 0 and "count_calibration.py" in data["about"]
+    assert data["deals"] > 0 and "python -m spades_lab.fit counts" in data["about"]
     assert set(data["weights"]) >= {"base", "on_lead", "ace_spade", "side_ace", "side_queen", "void_value"}
 
 

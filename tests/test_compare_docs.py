@@ -40,5 +40,5 @@ def test_the_claims_and_sweep_examples_run(tmp_path: Path, monkeypatch) -> None:
     exec("import spades_lab as sl", space)
     for block in blocks()[1:]:
         exec(compile(tiny(block), str(PAGE), "exec"), space)
-    assert len(space["claims"]) == 2
+    assert len(space["claims"]) == 3
     assert list(space["s"].curve["value"]) == [0, 0.5, 1, 1.5, 2]

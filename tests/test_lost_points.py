@@ -57,3 +57,13 @@ def test_played_hands_checked_against_a_replay(tmp_path: Path) -> None:
     assert again.estimate() == lost.estimate() and again.key == "counting+tips" and again.player == lost.player
     last = checked_plays("counting+tips", hands=2, seed=6, last=3)
     assert set(last["t"]) <= {10, 11, 12} and len(last["card"]) == int((plays["t"] >= 10).sum())
+
+
+def test_the_documented_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/statistics.md's example, at two hands in this process."""
+    import re
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "statistics.md").read_text()
+    (code,) = re.findall(r"```python\n(from spades_lab.stats.lost.*?)```", page, flags=re.S)
+    exec(code.replace("hands=40", "hands=2").replace("workers=2", "workers=1"), {})
+    assert capsys.readouterr().out.count("95% CI") == 3

@@ -1,8 +1,8 @@
 """The `calibrated` bidder: the cheat sheet's count with each part weighted by what it is worth double dummy.
 
 The count's parts are the sheet's (section 1), but their values come from a fit of a side's
-double-dummy tricks on its parts over random deals (experiments/count_calibration.py, which writes
-`data/calibrated_weights.json`). The fit predicts tricks, not a conservative count, so the hand's
+double-dummy tricks on its parts over random deals (`spades_lab.fit.counts`; `python -m spades_lab.fit counts`
+writes `data/calibrated_weights.json`). The fit predicts tricks, not a conservative count, so the hand's
 expected DD tricks are
 
     base + sum(weight of each part held) + on_lead / 2 (each hand of the side whose seat leads first)
@@ -31,7 +31,7 @@ from spades_lab.policies.counting import CountParams, count_tricks_batch
 from spades_lab.policies.registry import register
 
 WEIGHTS_RESOURCE = "calibrated_weights.json"
-"""The fitted weights, in `spades_lab/policies/data/` (written by experiments/count_calibration.py --write-weights)."""
+"""The fitted weights, in `spades_lab/policies/data/` (written by `python -m spades_lab.fit counts --write`)."""
 
 CalibratedParams = bidder_params(
     "CalibratedParams",
@@ -86,5 +86,5 @@ class CalibratedBidder(CountingBidder):
 
 @register("bid", "calibrated", CalibratedParams)
 def _calibrated(params: Any) -> CalibratedBidder:
-    """The count with DD-fitted weights (experiments/count_calibration.py), less dd_margin, rounded half up; counting's nil and bag rules."""
+    """The count with DD-fitted weights (`spades_lab.fit.counts`), less dd_margin, rounded half up; counting's nil and bag rules."""
     return CalibratedBidder(params)

@@ -13,9 +13,10 @@ voids, the four bids, the opponents' needs), each feature also crossed with the 
 chose (trump master, other trump, side master, other side card). The best-scoring option held is led
 when its score reaches `lead_margin` tricks; otherwise the expert's card stays.
 
-The weights ship in `data/expert_leads.json`; experiments/fit_expert_leads.py fits them (ridge
-regression, `spades_lab.fit.fit`) from the per-play DD values saved by `strong_pimc.py lost --out` and reports
-the gain on held-out hands. The `continuation` weights are refitted from their seeds by `python -m spades_lab.fit`.
+The weights ship in `data/expert_leads.json` (`lead_weights=dd`: each option's DD gain at the lead) and
+`data/expert_leads_continuation.json` (`lead_weights=continuation`: its gain when the expert plays the hand on);
+`python -m spades_lab.fit dd|continuation` refits either from its seeds (ridge regression, `spades_lab.fit`) and
+reports the gain on held-out hands.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from spades_lab.engine.trick import SuitMasks
 from spades_lab.policies.play import card_bit, unseen_above
 
 LEADS_RESOURCE = "expert_leads.json"
-"""The DD-fitted weights, in `spades_lab/policies/data/` (written by experiments/fit_expert_leads.py --write)."""
+"""The DD-fitted weights, in `spades_lab/policies/data/` (written by `python -m spades_lab.fit dd --write`)."""
 LEAD_WEIGHTS = {"dd": LEADS_RESOURCE, "continuation": "expert_leads_continuation.json"}
 """The expert's `lead_weights` choices and their files: `dd` scores each option by its predicted DD gain (in
 tricks); `continuation` by the predicted gain in the hand's score (in tens of points) when the expert plays the
@@ -316,7 +317,7 @@ def lead_weights(name: str = "dd") -> np.ndarray:
     """The weights `name` names: [options - 1, WIDTH + 1] float64, read-only (see `model_lead`).
 
     `name` is a key of `LEAD_WEIGHTS` (the shipped weights) or the path of a `.json` file in their layout
-    (what experiments/fit_expert_leads.py --weights-out writes), so a researcher plays weights of their own
+    (what `python -m spades_lab.fit dd --out FILE` writes), so a researcher plays weights of their own
     fit as `counting+expert(lead_weights=/path/w.json)` without editing the package. Weights are read each
     time they are named, so a rewritten file is never stale; a run records a named file's hash in the
     player's code fingerprint (spades_lab.policies.identity)."""
@@ -325,7 +326,7 @@ def lead_weights(name: str = "dd") -> np.ndarray:
     if not name.endswith(".json"):
         raise ValueError(
             f"expert play: lead_weights = {name!r} is unknown; allowed: {', '.join(LEAD_WEIGHTS)}, or the path of a "
-            ".json file of weights (experiments/fit_expert_leads.py --weights-out)"
+            ".json file of weights (what `python -m spades_lab.fit dd --out FILE` writes)"
         )
     path = Path(name)
     if not path.is_file():
