@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from spades_lab._version import __version__
+from spades_lab.cli.columns import SUMMARY_COLUMNS
 from spades_lab.engine import PolicyError, simulate_games, simulate_hands
 from spades_lab.engine.protocol import NoLegalActionError
 from spades_lab.engine.records import RecordError, RecordStream, check_output_file, write_text_atomic
@@ -192,7 +193,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from spades_lab.main_job import main_job
+    from spades_lab.cli.main_job import main_job
 
     main_job(Path(args.out), games=args.games, seed=args.seed)
     return 0
@@ -229,9 +230,7 @@ def _tournament(args: argparse.Namespace) -> int:
             **({"ratings": json.loads(result.ratings().to_json(orient="records"))} if args.ratings else {}),
         }))  # fmt: skip
         return 0
-    shown = ["entrant", "games", "win_rate", "win_lo", "win_hi", "points_per_hand", "set_rate", "nil_bids_per_hand",
-             "nil_success", "bags_per_hand", "bag_penalties_per_game", "team_bid_error", "hands_per_game", "unfinished"]  # fmt: skip
-    print(_table(result.summary[shown]))
+    print(_table(result.summary[list(SUMMARY_COLUMNS)]))
     pairs = ["entrant", "opponent", "games", "win_rate", "win_lo", "win_hi", "unfinished"]
     if args.duplicate:
         pairs += ["paired_win_diff", "paired_win_lo", "paired_win_hi", "paired_margin"]
@@ -245,7 +244,7 @@ def _tournament(args: argparse.Namespace) -> int:
     if args.ratings:
         print()
         print(_table(result.ratings()))
-    print(_legend(shown + pairs + dd))
+    print(_legend([*SUMMARY_COLUMNS, *pairs, *dd]))
     print(
         f"{result.total_games} games, {result.total_hands} hands; {speed if result.hands_played else 'nothing left to play'}"
     )
@@ -555,7 +554,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--quiet", action="store_true", help="no progress bar (default: a bar when stderr is a terminal)")
     tour.set_defaults(func=_tournament)
 
-    from spades_lab import compare_cli
+    from spades_lab.cli import compare as compare_cli
 
     compare_cli.add_parser(sub, POSITIVE)
 
@@ -704,7 +703,3 @@ def _run_command(args: argparse.Namespace) -> int:
         if os.environ.get("SPADES_LAB_TRACEBACK"):
             raise
         return _error(f"internal error: {type(exc).__name__}: {exc} (SPADES_LAB_TRACEBACK=1 shows where)", EXIT_RUNTIME)
-
-
-if __name__ == "__main__":
-    sys.exit(main())
