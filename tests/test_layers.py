@@ -71,3 +71,15 @@ def test_no_module_imports_another_modules_private_name() -> None:
                 private = [a.name for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
                 offenders += [f"{path.relative_to(ROOT)}: {node.module}.{name}" for name in private]
     assert offenders == []
+
+
+def test_names_moved_to_a_new_home_still_answer_at_their_old_path() -> None:
+    """Aliases left where public names used to live: the same objects, not copies."""
+    import spades_lab.cli.compare
+    import spades_lab.cli.main_job
+    import spades_lab.compare_cli
+    import spades_lab.main_job
+
+    assert spades_lab.main_job.main_job is spades_lab.cli.main_job.main_job
+    assert spades_lab.compare_cli.parse_claim is spades_lab.cli.compare.parse_claim
+    assert spades_lab.compare_cli.run is spades_lab.cli.compare.run
