@@ -18,20 +18,6 @@ from common import ROOT, machine, markdown
 from spades_lab.fit import counts
 
 
-def table(m: counts.Fits) -> pd.DataFrame:
-    """One row per feature: the standard-rule weight, its two parts and the fit on the paired deals alone."""
-    sheet = counts.sheet_values()
-    rows = {"feature": m.standard.names, "sheet": [sheet.get(n, np.nan) for n in m.standard.names]}
-    for label, fit in (
-        ("standard", m.standard),
-        ("broken", m.broken),
-        ("correction", m.correction),
-        ("plain", m.plain),
-    ):
-        rows |= {label: fit.coef, f"{label}_lo": fit.coef - 1.96 * fit.se, f"{label}_hi": fit.coef + 1.96 * fit.se}
-    return pd.DataFrame(rows)
-
-
 def shown(t: pd.DataFrame) -> str:
     cells = {c: [f"{v:.3f} ({lo:.3f} to {hi:.3f})" for v, lo, hi in zip(t[c], t[f"{c}_lo"], t[f"{c}_hi"])]
              for c in ("standard", "broken", "correction", "plain")}  # fmt: skip
@@ -47,7 +33,7 @@ def main(out_dir=None, deals: int = 100_000, workers: int = 1, minutes: float = 
     recipe = counts.CountRecipe(deals=deals, paired_deals=paired)
     counts.solve(raw, recipe, workers, minutes)
     base, extended, broken, spades = counts.refit(raw, recipe, least=min(30, deals))
-    tb, te = table(base), table(extended)
+    tb, te = counts.weights_table(base), counts.weights_table(extended)
     tb.to_csv(out / "weights.csv", index=False)
     te.to_csv(out / "weights_extended.csv", index=False)
     t = tb[tb["feature"] != "intercept"]

@@ -470,3 +470,18 @@ def refit(raw: Path, recipe: CountRecipe, least: int = 30) -> tuple[Fits, Fits, 
                          "(solve them first)")  # fmt: skip
     base, extended = fits(broken, spades)
     return base, extended, broken, spades
+
+
+def weights_table(m: Fits) -> pd.DataFrame:
+    """One row per feature: the sheet's value, the standard-rule weight, its two parts and the fit on the paired
+    deals alone, each with its 95% interval (`NAME`, `NAME_lo`, `NAME_hi`)."""
+    sheet = sheet_values()
+    rows: dict[str, Any] = {"feature": m.standard.names, "sheet": [sheet.get(n, np.nan) for n in m.standard.names]}
+    for label, fit in (
+        ("standard", m.standard),
+        ("broken", m.broken),
+        ("correction", m.correction),
+        ("plain", m.plain),
+    ):
+        rows |= {label: fit.coef, f"{label}_lo": fit.coef - Z95 * fit.se, f"{label}_hi": fit.coef + Z95 * fit.se}
+    return pd.DataFrame(rows)
