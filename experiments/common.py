@@ -133,8 +133,10 @@ class Experiment:
         for c in getattr(result, "comparisons", [result]):
             played = c if isinstance(c, sl.TournamentResult) else next(iter(c.results.values()))
             timing = Path(played.out) / "play_seconds.json"
-            if played.chunks_run:
-                timing.write_text(json.dumps({"seconds": played.seconds}))
+            if played.chunks_run:  # a resumed run adds its time to the time already spent on the same games
+                before = json.loads(timing.read_text())["seconds"] if timing.exists() else 0.0
+                resumed = played.chunks_run < len(played.chunks)
+                timing.write_text(json.dumps({"seconds": played.seconds + (before if resumed else 0.0)}))
             seconds = json.loads(timing.read_text())["seconds"] if timing.exists() else float("nan")
             self.runs.append((engine, played, seconds))
         return result

@@ -203,7 +203,7 @@ def test_readme_first_result_quotes_the_results() -> None:
     )
     sources = {
         "bid_totals": ["60.9% (60.6% to 61.1%)"],
-        "cautious_bags": ["+104 (+102 to +105)", "+13.3% (+11.0% to +15.6%)", "23.8%", "5.2%", "3,000"],
+        "cautious_bags": ["+103.5 (+101.9 to +105.1)", "+13.3% (+11.0% to +15.6%)", "23.8%", "5.2%", "3,000"],
     }
     for name, figures in sources.items():
         result = (ROOT / "results" / name / "README.md").read_text()
