@@ -58,8 +58,10 @@ def test_an_empty_numba_cache_is_cold(tmp_path: Path) -> None:
 def test_a_chunk_reports_every_batch() -> None:
     chunk = plan_chunks(2, 40, False, 40)[0]
     reports: queue.Queue = queue.Queue()
-    task = ChunkTask(chunk, RULES, tuple(PAIR), tuple(PAIR), 1, single_hands=False, batch_size=4, store_hands=False,
-                     records=False, progress=reports)  # fmt: skip
+    from spades_lab.tournament.config import TournamentConfig
+
+    config = TournamentConfig(tuple(PAIR), RULES, 1, "games", 40, chunk_games=40, store_hands=False, batch_size=4)
+    task = ChunkTask(chunk, config, tuple(PAIR), progress=reports)
     result = run_chunk(task)
     items = []
     while not reports.empty():

@@ -19,6 +19,7 @@ from spades_lab.engine.stream import GameBlock, GameStream
 from spades_lab.policies import make_player
 from spades_lab.rules import Rules
 from spades_lab.tournament.chunks import ChunkTask, play_stream, run_chunk
+from spades_lab.tournament.config import TournamentConfig
 from spades_lab.tournament.plan import plan_chunks
 
 RULES = Rules(hand_cap=12)
@@ -75,8 +76,7 @@ def test_the_batch_stays_full_until_the_last_block_is_handed_out() -> None:
 
 def task_for(chunk, batch: int) -> ChunkTask:
     names = ("counting+tips", "cautious+tips")
-    return ChunkTask(chunk, RULES, names, names, 3, single_hands=False, batch_size=batch, store_hands=True,
-                     records=False)  # fmt: skip
+    return ChunkTask(chunk, TournamentConfig(names, RULES, 3, "games", chunk.hi, batch_size=batch), names)
 
 
 def test_play_stream_mixes_seatings_in_one_batch_and_gives_run_chunks_tables() -> None:

@@ -189,13 +189,14 @@ def test_two_workers_keep_their_batches_full_until_the_chunks_run_out() -> None:
     from dataclasses import replace
 
     from spades_lab.tournament.chunks import ChunkTask
+    from spades_lab.tournament.config import TournamentConfig
     from spades_lab.tournament.executors import execute
 
     chunks = plan_chunks(2, 2000, False, 4)
     with mp.get_context("spawn").Manager() as manager:
         reports = manager.Queue()  # every batch of every player: (games finished, tables played)
-        template = ChunkTask(chunks[0], RULES, ("random", "random(blind_rate=0.2)+random"), ("a", "b"), 3,
-                             single_hands=False, batch_size=64, store_hands=False, records=False, progress=reports)  # fmt: skip
+        config = TournamentConfig(("a", "b"), RULES, 3, "games", 2000, chunk_games=4, store_hands=False, batch_size=64)
+        template = ChunkTask(chunks[0], config, ("random", "random(blind_rate=0.2)+random"), progress=reports)
         done = list(execute((replace(template, chunk=c) for c in chunks), workers=2))
         sizes = [reports.get()[1] for _ in range(reports.qsize())]
     assert sorted(r.chunk.id for r in done) == sorted(c.id for c in chunks)
@@ -546,3 +547,24 @@ def test_a_pooled_worker_reports_its_own_cpu_time(tmp_path) -> None:
     out = tournament_workload(3000, 1)
     assert out["hands"] > 2000 and out["cpu_s"] > 0 and out["cpu_s_2_workers"] > 0
     assert 0 < out["parent_cpu_share_2_workers"] < 1, out
+
+
+def test_the_run_configuration_is_one_object_from_the_call_to_the_manifest_and_back(tmp_path: Path) -> None:
+    """`tournament()` checks its arguments once as a `TournamentConfig`, records it as the manifest's `config`
+    and reads it back as `result.config`; a bad field is refused by name before any folder is touched."""
+    from spades_lab.tournament import TournamentConfig
+
+    result = tournament(["random", "counting+tips"], Rules(hand_cap=4), games=6, seed=2, duplicate=True,
+                        out=tmp_path / "run", chunk_games=3, store_hands=False, progress=False)  # fmt: skip
+    config = result.config
+    assert isinstance(config, TournamentConfig)
+    assert (config.entrants, config.seed, config.unit, config.count, config.duplicate) == (
+        ("random", "counting+tips"), 2, "games", 6, True)  # fmt: skip
+    assert config.rules == Rules(hand_cap=4) and not config.store_hands and not config.single_hands
+    stored = result.manifest["config"]
+    assert config.to_dict(stored["version"], stored["players"]) == stored
+    assert TournamentConfig.from_dict(stored) == config
+    for bad, message in ((dict(count=0), "games = 0"), (dict(unit="rounds"), "unit = 'rounds'"),
+                         (dict(chunk_games=0), "chunk_games = 0"), (dict(rules=Rules(players=3)), "players = 3")):  # fmt: skip
+        with pytest.raises(TournamentError, match=message):
+            TournamentConfig(**{**vars(config), **bad})

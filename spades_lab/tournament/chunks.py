@@ -21,13 +21,13 @@ import pandas as pd
 
 from spades_lab._version import __version__
 from spades_lab.dd.hands import hand_tricks, process_solver, with_dd
-from spades_lab.engine import MAX_HANDS, HandLog, MaxHandsWarning, PolicyError, simulate_games, simulate_hands
+from spades_lab.engine import HandLog, MaxHandsWarning, PolicyError, simulate_games, simulate_hands
 from spades_lab.engine.records import hand_records
 from spades_lab.engine.stream import GameBlock, GameStream
 from spades_lab.policies import Player, make_player
-from spades_lab.rules import Rules
 from spades_lab.stats.tables import tally_totals
 from spades_lab.stats.tally import GameTally, dd_measures, side_measures
+from spades_lab.tournament.config import TournamentConfig
 from spades_lab.tournament.errors import ChunkError
 from spades_lab.tournament.plan import Chunk, ChunkResult
 from spades_lab.tournament.storage import RunDir
@@ -54,36 +54,27 @@ class ShippedPlayer:
 
 @dataclass(frozen=True)
 class ChunkTask:
+    """One chunk of a run to play: the run's configuration, its entrants as the worker builds them, the chunk."""
+
     chunk: Chunk
-    rules: Rules
+    config: TournamentConfig
     entrants: tuple[EntrantSpec | ShippedPlayer, ...]
     """Every entrant of the tournament, in order; the chunk names two by index."""
-    names: tuple[str, ...]
-    seed: int
-    single_hands: bool
-    """Independent hands from 0-0 (game id = hand id) instead of complete games."""
-    batch_size: int
-    store_hands: bool
-    records: bool
     version: str | None = None
     """The parent's package version; a worker with another version refuses the chunk."""
     write_to: str | None = None
     """Output directory the worker writes the chunk to itself (a local pool shares the disk), sparing
     the parent the transfer and the writing; None returns the tables instead (Dask workers)."""
-    max_hands: int | None = MAX_HANDS
-    """Run-level safety net of complete games (see `simulate_games`); the parent warns once for the run."""
     progress: Any = None
     """A queue the worker reports each batch to, as (games finished, hands played), so the parent's bar
     moves per batch rather than per chunk; None reports nothing. Results never depend on it."""
-    dd: bool = False
-    """Solve every hand double dummy from its deal and first leader (one solver per worker process)."""
 
     def describe(self) -> str:
         c = self.chunk
-        sides = "seats 0+2 vs seats 1+3" if self.rules.players == 4 else "seat 0 vs seat 1"
-        sides += "" if self.rules.partnerships else " (each seat for itself)"
-        return (f"chunk {c.id} (games {c.lo}..{c.hi - 1}, {self.names[c.side0]} vs {self.names[c.side1]} on {sides},"
-                f" seed {self.seed})")  # fmt: skip
+        sides = "seats 0+2 vs seats 1+3" if self.config.rules.players == 4 else "seat 0 vs seat 1"
+        sides += "" if self.config.rules.partnerships else " (each seat for itself)"
+        return (f"chunk {c.id} (games {c.lo}..{c.hi - 1}, {self.config.entrants[c.side0]} vs {self.config.entrants[c.side1]} on {sides},"
+                f" seed {self.config.seed})")  # fmt: skip
 
 
 DD_BATCH = 32
@@ -108,7 +99,7 @@ def _player(spec: EntrantSpec | ShippedPlayer) -> Player:
 
 def seat_players(task: ChunkTask) -> list[Player]:
     side0, side1 = _player(task.entrants[task.chunk.side0]), _player(task.entrants[task.chunk.side1])
-    return [side0, side1] * (task.rules.players // 2)
+    return [side0, side1] * (task.config.rules.players // 2)
 
 
 def hand_frame(log: HandLog, chunk: Chunk) -> pd.DataFrame:
@@ -144,8 +135,12 @@ def hand_frame(log: HandLog, chunk: Chunk) -> pd.DataFrame:
 def _records(log: HandLog, task: ChunkTask) -> list[str]:
     """hand-record lines, with the tournament's pairing, seating and entrants added (a writer may add fields)."""
     c = task.chunk
-    extra = {"pairing": c.pairing, "seating": c.seating, "entrants": [task.names[c.side0], task.names[c.side1]]}
-    return [json.dumps({**record, **extra}, separators=(",", ":")) for record in hand_records(log, task.rules)]
+    extra = {
+        "pairing": c.pairing,
+        "seating": c.seating,
+        "entrants": [task.config.entrants[c.side0], task.config.entrants[c.side1]],
+    }
+    return [json.dumps({**record, **extra}, separators=(",", ":")) for record in hand_records(log, task.config.rules)]
 
 
 def _play(task: ChunkTask) -> ChunkResult:
@@ -156,14 +151,16 @@ def _play(task: ChunkTask) -> ChunkResult:
     start = time.perf_counter()
     c = task.chunk
     players = seat_players(task)
-    batch = max(1, min(task.batch_size, c.games, DD_BATCH if task.dd else c.games))
-    if task.single_hands:
-        logs = simulate_hands(task.rules, players, c.games, task.seed, batch, c.lo)
+    batch = max(1, min(task.config.batch_size, c.games, DD_BATCH if task.config.dd else c.games))
+    if task.config.single_hands:
+        logs = simulate_hands(task.config.rules, players, c.games, task.config.seed, batch, c.lo)
     else:
-        logs = simulate_games(task.rules, players, c.games, task.seed, batch, c.lo, max_hands=task.max_hands)
-    if task.dd:
-        logs = with_dd(logs, task.rules, solver=process_solver(task.rules))
-    tally = GameTally(task.rules, c.lo, c.hi, single_hands=task.single_hands, dd=task.dd)
+        logs = simulate_games(
+            task.config.rules, players, c.games, task.config.seed, batch, c.lo, max_hands=task.config.max_hands
+        )
+    if task.config.dd:
+        logs = with_dd(logs, task.config.rules, solver=process_solver(task.config.rules))
+    tally = GameTally(task.config.rules, c.lo, c.hi, single_hands=task.config.single_hands, dd=task.config.dd)
     kept: list[HandLog] = []
     n_hands = 0
     with warnings.catch_warnings():
@@ -172,9 +169,11 @@ def _play(task: ChunkTask) -> ChunkResult:
             tally.add(log)
             n_hands += len(log)
             if task.progress is not None:
-                finished = len(log) if task.single_hands else int(np.count_nonzero(log.game_over | log.unfinished))
+                finished = (
+                    len(log) if task.config.single_hands else int(np.count_nonzero(log.game_over | log.unfinished))
+                )
                 task.progress.put((finished, len(log)))
-            if task.store_hands or task.records:
+            if task.config.store_hands or task.config.records:
                 kept.append(log)
     return _finish(task, tally, kept, n_hands, start)
 
@@ -182,7 +181,7 @@ def _play(task: ChunkTask) -> ChunkResult:
 def _finish(task: ChunkTask, tally: GameTally, kept: list[HandLog], n_hands: int, start: float) -> ChunkResult:
     """The chunk's tables from its tally and kept hand logs (consumed)."""
     c = task.chunk
-    games = tally.frame((task.names[c.side0], task.names[c.side1]), list(task.names))
+    games = tally.frame((task.config.entrants[c.side0], task.config.entrants[c.side1]), list(task.config.entrants))
     games.insert(0, "seating", np.int64(c.seating))
     games.insert(0, "pairing", np.int64(c.pairing))
     hist = tally.bid_totals
@@ -193,10 +192,10 @@ def _finish(task: ChunkTask, tally: GameTally, kept: list[HandLog], n_hands: int
     if kept:
         log = HandLog.concat(kept).sorted()
         kept.clear()
-        hands = hand_frame(log, c) if task.store_hands else None
-        records = _records(log, task) if task.records else None
+        hands = hand_frame(log, c) if task.config.store_hands else None
+        records = _records(log, task) if task.config.records else None
     dense = hist[: int(totals[-1]) + 1 if len(totals) else 1]  # as `aggregate` rebuilds it from the file
-    summed = (tally_totals(tally, (task.names[c.side0], task.names[c.side1])), dense)
+    summed = (tally_totals(tally, (task.config.entrants[c.side0], task.config.entrants[c.side1])), dense)
     return ChunkResult(c, games, tallies, hands, records, n_hands, time.perf_counter() - start, totals=summed)
 
 
@@ -246,11 +245,13 @@ def play_stream(template: ChunkTask, take: Callable[[bool], Chunk | None]) -> It
     If anything fails, the chunks still in play are replayed one by one with `run_chunk`, so every
     one that can finish is yielded and the failing one raises its own ChunkError (chunk, policy, seat).
     """
-    batch = min(template.batch_size, DD_BATCH) if template.dd else template.batch_size
-    stream = GameStream(template.rules, template.seed, batch, template.max_hands, template.single_hands)
+    batch = min(template.config.batch_size, DD_BATCH) if template.config.dd else template.config.batch_size
+    stream = GameStream(
+        template.config.rules, template.config.seed, batch, template.config.max_hands, template.config.single_hands
+    )
     open_: dict[int, _Open] = {}
     blocks = 0
-    keep = template.store_hands or template.records
+    keep = template.config.store_hands or template.config.records
 
     def next_block(wait: bool) -> GameBlock | None:
         nonlocal blocks
@@ -263,7 +264,7 @@ def play_stream(template: ChunkTask, take: Callable[[bool], Chunk | None]) -> It
                 " same version"
             )
         task = replace(template, chunk=chunk)
-        tally = GameTally(task.rules, chunk.lo, chunk.hi, task.single_hands, dd=task.dd)
+        tally = GameTally(task.config.rules, chunk.lo, chunk.hi, task.config.single_hands, dd=task.config.dd)
         open_[blocks] = _Open(task, tally, time.perf_counter())
         blocks += 1
         return GameBlock(seat_players(task), chunk.lo, chunk.hi)
@@ -275,11 +276,15 @@ def play_stream(template: ChunkTask, take: Callable[[bool], Chunk | None]) -> It
             for log, block in stream.run(next_block):
                 first, last = int(block.min()), int(block.max())
                 finished: list[int] = []
-                ended = np.ones(len(log), dtype=bool) if template.single_hands else log.game_over | log.unfinished
-                measures = side_measures(log, template.rules)
-                if template.dd:
-                    log.dd_tricks = hand_tricks(log, template.rules, solver=process_solver(template.rules))
-                    measures.update(dd_measures(log, template.rules))
+                ended = (
+                    np.ones(len(log), dtype=bool) if template.config.single_hands else log.game_over | log.unfinished
+                )
+                measures = side_measures(log, template.config.rules)
+                if template.config.dd:
+                    log.dd_tricks = hand_tricks(
+                        log, template.config.rules, solver=process_solver(template.config.rules)
+                    )
+                    measures.update(dd_measures(log, template.config.rules))
                 for b in range(first, last + 1):
                     part = open_.get(b)
                     if part is None:

@@ -284,7 +284,7 @@ def run_pool(tasks: Iterable[ChunkTask], workers: int, stop: Callable[[], bool] 
     reports = first.progress
     for worker_inbox in pool.inboxes:  # the workers report progress through `results` (a flag here)
         worker_inbox.put(replace(first, progress=None if reports is None else True))
-    window = 2 * workers * (-(-first.batch_size // max(1, first.chunk.games)) + 1)
+    window = 2 * workers * (-(-first.config.batch_size // max(1, first.chunk.games)) + 1)
     handed = taken = exited = 0
     closed = False
     error: TournamentError | None = None

@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 
 from spades_lab.stats.tables import MatchupTotals, PairedTotals, bid_total_table, matchup_table, summary_table
+from spades_lab.tournament.config import TournamentConfig
 from spades_lab.tournament.errors import TournamentError
 from spades_lab.tournament.plan import Chunk
 from spades_lab.tournament.storage import MANIFEST, RunDir
@@ -104,6 +105,11 @@ class TournamentResult:
         return self.out
 
     @property
+    def config(self) -> TournamentConfig:
+        """The run's configuration, read back from its manifest (what `tournament()` was asked)."""
+        return TournamentConfig.from_dict(self.manifest["config"])
+
+    @property
     def chunks(self) -> list[Chunk]:
         return [Chunk.from_dict(c) for c in self.manifest["chunks"]]
 
@@ -118,7 +124,7 @@ class TournamentResult:
     def hands(self) -> pd.DataFrame:
         """One row per hand: pairing, seating, game, hand, dealer, per-seat deal masks, bids, tricks and blind
         flags, per-side scores and bags. The card-by-card play is in records.jsonl (records=True)."""
-        if not self.manifest["config"]["store_hands"]:
+        if not self.config.store_hands:
             raise TournamentError("this tournament ran with hands storage off (store_hands=False / --no-hands)")
         if "hands" not in self._cache:
             self._cache["hands"] = RunDir(self.out).read_all("hands", self.chunks)
@@ -161,14 +167,13 @@ class TournamentResult:
         from spades_lab.stats.ratings import bradley_terry
 
         met = self.encounters()
-        return bradley_terry(met["entrant"], met["opponent"], met["score"], self.manifest["config"]["entrants"])
+        return bradley_terry(met["entrant"], met["opponent"], met["score"], list(self.config.entrants))
 
     def _describe(self) -> tuple[str, list[str]]:
-        config = self.manifest["config"]
-        unit = "hands" if config["unit"] == "hands" else "games"
-        head = (f"{config['count']:,} {unit} per pairing{' x 2 seatings (duplicate)' if config['duplicate'] else ''},"
-                f" seed {config['seed']}; {self.total_games:,} games, {self.total_hands:,} hands in {self.out}")  # fmt: skip
-        return head, list(config["entrants"])
+        c = self.config
+        head = (f"{c.count:,} {c.unit} per pairing{' x 2 seatings (duplicate)' if c.duplicate else ''},"
+                f" seed {c.seed}; {self.total_games:,} games, {self.total_hands:,} hands in {self.out}")  # fmt: skip
+        return head, list(c.entrants)
 
     def __repr__(self) -> str:
         head, names = self._describe()

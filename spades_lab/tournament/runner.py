@@ -31,10 +31,11 @@ from spades_lab.progress import bar as progress_bar
 from spades_lab.progress import wanted
 from spades_lab.rules import Rules, RulesLike, load_rules
 from spades_lab.tournament.chunks import ChunkTask, EntrantSpec, ShippedPlayer
+from spades_lab.tournament.config import TournamentConfig
 from spades_lab.tournament.errors import CodeChangedWarning, TournamentError
 from spades_lab.tournament.executors import execute
 from spades_lab.tournament.interrupt import Interruption, TournamentInterrupted
-from spades_lab.tournament.plan import DEFAULT_CHUNK_GAMES, Chunk, check_plannable, grow_plan, pairings, plan_chunks
+from spades_lab.tournament.plan import DEFAULT_CHUNK_GAMES, Chunk, grow_plan, pairings, plan_chunks
 from spades_lab.tournament.results import TournamentResult, aggregate
 from spades_lab.tournament.storage import RunDir
 from spades_lab.tournament.warmup import warm_up
@@ -322,34 +323,17 @@ def tournament(
     """
     if (games is None) == (hands is None):
         raise TournamentError("give exactly one of games (complete games) or hands (independent hands)")
-    count = int(games) if games is not None else int(hands or 0)
-    for name, value, least in (("games" if games is not None else "hands", count, 1), ("batch_size", batch_size, 1),
-                               ("chunk_games", chunk_games, 1), ("workers", workers, 1)):  # fmt: skip
-        if value < least:
-            raise TournamentError(f"{name} = {value} is impossible; allowed: at least {least}")
+    if workers < 1:
+        raise TournamentError(f"workers = {workers} is impossible; allowed: at least 1")
     rules = load_rules(rules)
-    if rules.players == 3:  # two entrants cannot share three seats evenly
-        raise TournamentError(
-            "rules field players = 3: a tournament seats two entrants at seats 0+2 and 1+3, which three seats"
-            " cannot hold evenly; play three-player games with simulate_games (spades-lab simulate)"
-        )
-    if dd and rules.sides > 2:  # refused before the folder is touched, as simulate --dd refuses it
-        raise TournamentError(
-            "rules field partnerships = False (cutthroat) cannot go with dd=True (--dd): the double-dummy solver"
-            " counts a partnership's tricks; allowed: partnerships True, or Duel"
-        )
     names = _entrant_names(entrants)
-    check_plannable(len(names), count, bool(duplicate), chunk_games, "games" if games is not None else "hands")
+    run = TournamentConfig(
+        tuple(names), rules, int(seed), "games" if games is not None else "hands", int(games or hands or 0),
+        bool(duplicate), int(chunk_games), bool(store_hands), bool(records), max_hands, bool(dd), int(batch_size),
+    )  # fmt: skip
     shipped = _shipped(entrants, names) if scheduler is not None or workers > 1 else list(entrants)
-    chunks = plan_chunks(len(names), count, duplicate, chunk_games)
-    config = {
-        "entrants": names, "rules": rules.to_dict(), "seed": int(seed), "unit": "games" if games is not None else "hands",
-        "count": count, "duplicate": bool(duplicate), "chunk_games": int(chunk_games),
-        "store_hands": bool(store_hands), "records": bool(records), "version": __version__,
-        "max_hands": max_hands, "players": {name: player_identity(spec) for spec, name in zip(entrants, names)},
-    }  # fmt: skip
-    if dd:
-        config["dd"] = True  # only when on, so that runs made before the option still resume
+    chunks = plan_chunks(len(names), run.count, run.duplicate, run.chunk_games)
+    config = run.to_dict(__version__, {name: player_identity(spec) for spec, name in zip(entrants, names)})
     temporary = out is None
     if out is None:
         out = _temporary_folder()
@@ -360,7 +344,7 @@ def tournament(
         _check_code(store, stored, manifest["code"])
         # the code that played the first games stays on record, so the warning repeats until a fresh run
         manifest["code"] = {**manifest["code"], **(stored.get("code") or {})}
-    if stored is not None and int(stored["config"]["count"]) < count:
+    if stored is not None and int(stored["config"]["count"]) < run.count:
         chunks, manifest = _grow(store, stored, chunks, names, config)
     elif stored is not None:  # resuming: the stored layout (a grown run's differs from a fresh plan's)
         chunks = [Chunk.from_dict(c) for c in stored["chunks"]]
@@ -373,11 +357,7 @@ def tournament(
     if missing and stored is not None and stored.get("complete"):
         store.write_manifest(manifest)  # chunk files were removed: no longer complete until replayed
     write_to = None if scheduler is not None else str(store.root.absolute())  # a pooled worker keeps an old cwd
-    template = ChunkTask(
-        missing[0] if missing else chunks[0], rules, tuple(shipped), tuple(names), int(seed),
-        single_hands=hands is not None, batch_size=batch_size, store_hands=store_hands, records=records,
-        version=__version__, write_to=write_to, max_hands=max_hands, dd=bool(dd),
-    )  # fmt: skip
+    template = ChunkTask(missing[0] if missing else chunks[0], run, tuple(shipped), __version__, write_to)
     tasks = (replace(template, chunk=c) for c in missing)
     show = wanted(progress)
     if missing and scheduler is None:  # the compile message is shown unless progress was switched off
