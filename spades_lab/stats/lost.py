@@ -31,6 +31,7 @@ from spades_lab.cards import deck_for
 from spades_lab.engine import simulate_hands
 from spades_lab.engine import trick as trick_rules
 from spades_lab.policies import make_players
+from spades_lab.policies.identity import player_identity
 from spades_lab.policies.memory import shown_voids
 from spades_lab.policies.pimc import score_by_tricks
 from spades_lab.rules import Rules
@@ -137,12 +138,12 @@ class TricksLost:
 
     def estimate(self) -> Estimate:
         """DD tricks lost per side-hand, normal interval over side-hands."""
-        return _paired(self.per_side_hand())
+        return mean_estimate(self.per_side_hand())
 
     def by(self, column: str) -> list[Estimate]:
         """The statistic split by `t` (trick 0-12) or `pos` (position 0-3): the cells add up to the total."""
         cells = {"t": 13, "pos": 4}[column]
-        return [_paired(self.per_side_hand(pick=self.plays[column] == c)) for c in range(cells)]
+        return [mean_estimate(self.per_side_hand(pick=self.plays[column] == c)) for c in range(cells)]
 
     def points(self) -> dict[str, Estimate]:
         """Per side-hand: the lost tricks that change the hand's score and those that only move bags.
@@ -170,7 +171,7 @@ class TricksLost:
         kinds = {"lost": lost.sum(axis=1), "score": big.sum(axis=1), "ours": ours.sum(axis=1),
                  "theirs": theirs.sum(axis=1), "penalty": (big & ~ours & ~theirs).sum(axis=1),
                  "bags": (lost & ~big).sum(axis=1), "points": score[rows, best] - score[rows, played]}  # fmt: skip
-        return {name: _paired(self.per_side_hand(per_play)) for name, per_play in kinds.items()}
+        return {name: mean_estimate(self.per_side_hand(per_play)) for name, per_play in kinds.items()}
 
     def save(self, path: str | Path) -> Path:
         """An npz of the checked plays, their values, loss and the player (`load` reads it back)."""
@@ -188,17 +189,10 @@ class TricksLost:
         return cls(str(z["key"]), plays, z["values"], player)
 
 
-def _paired(per_side_hand: np.ndarray) -> Estimate:
-    e = mean_estimate(per_side_hand)
-    return Estimate(e.value, e.lo, e.hi, e.n, "mean")
-
-
 def tricks_lost(player: str, hands: int, seed: int, workers: int = 1, last: int = 13, key: str = "") -> TricksLost:
     """Play `hands` single hands of four `player` seats from `seed` and value every checked play of the last
     `last` tricks double dummy, over `workers` spawned processes (in a script, call it under
     `if __name__ == "__main__":`, as for any spawned pool)."""
-    from spades_lab.policies.identity import player_identity
-
     plays = checked_plays(player, hands, seed, last)
     per_hand = [np.flatnonzero(plays["side_hand"] // 2 == h) for h in range(int(plays["n_hands"]))]
     per_hand = [rows for rows in per_hand if len(rows)]
