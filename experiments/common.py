@@ -119,9 +119,9 @@ class Experiment:
 
     def run(self, call: Callable[..., Any], engine: str, matchup: str, *args: Any, deals: dict[str, int] | None = None,
             seed: int = SEED) -> Any:  # fmt: skip
-        """`call` (compare or sweep) for one engine in OUT/run/ENGINE/MATCHUP: resumed, or replayed afresh when
+        """`call` (compare or sweep) for one engine in OUT/run/ENGINE/MATCHUP (spaces as _): resumed, or replayed afresh when
         its players' code changed since."""
-        out, n = self.out / "run" / engine / matchup, self.deals(engine, deals)
+        out, n = self.out / "run" / engine.replace(" ", "_") / matchup.replace(" ", "_"), self.deals(engine, deals)
         kwargs = dict(rules=RULES, deals=n, seed=seed, workers=self.workers if n >= 200 else 1, out=out)
         try:
             with warnings.catch_warnings():
