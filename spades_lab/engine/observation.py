@@ -196,7 +196,7 @@ def fill(r: np.ndarray, v: Seen, g: Table) -> None:
         voids = 0
         for k in range(p):
             s = trick.absolute(k, me, p)
-            bid, won, side = v.bids[t, s], v.tricks_won[t, s], k % sides
+            bid, won, side = v.bids[t, s], v.tricks_won[t, s], k if k < sides else k - sides  # k % sides (k < 2 sides)
             o.bids[k] = bid
             o.blind[k] = v.blind[t, s]
             o.tricks_won[k] = won
@@ -207,14 +207,15 @@ def fill(r: np.ndarray, v: Seen, g: Table) -> None:
             if trick.is_nil(bid, g.plain_zero):
                 nil_won[side] += won
         o.voids = voids
-        us = me % sides
+        us = me if me < sides else me - sides
         for side in range(sides):
             bid_won = o.tricks[side] - nil_won[side]
             o.needed[side] = trick.tricks_needed(
                 o.contract[side], nil_won[side], bid_won, g.plain_zero, g.nil_tricks_to_partner
             )
-            o.scores[side] = v.scores[t, (us + side) % sides]
-            o.bags[side] = v.bags[t, (us + side) % sides]
+            theirs = trick.absolute(side, us, sides)
+            o.scores[side] = v.scores[t, theirs]
+            o.bags[side] = v.bags[t, theirs]
         o.leader = trick.relative(v.leader[t], me, p)
         o.led_suit, o.winning_card = v.led_suit[t], v.winning_card[t]
         o.winning_seat = trick.relative(v.winning_seat[t], me, p)

@@ -160,13 +160,17 @@ def unseen_above(card: int, unseen: np.uint64, suits: Any) -> int:
 @njit(cache=True, inline="always")
 def relative(seat: int, me: int, players: int) -> int:
     """Where `seat` sits from `me`: 0 me, 1 left (plays next), 2 partner (across), 3 right; -1 stays -1."""
-    return (seat - me) % players if seat >= 0 else -1
+    if seat < 0:
+        return -1
+    rel = seat - me
+    return rel + players if rel < 0 else rel  # no division: this runs for every seat of every observation
 
 
 @njit(cache=True, inline="always")
 def absolute(rel: int, me: int, players: int) -> int:
-    """The seat at relative place `rel` from `me`."""
-    return (me + rel) % players
+    """The seat at relative place `rel` (0 <= rel < players) from `me`."""
+    seat = me + rel
+    return seat - players if seat >= players else seat
 
 
 # --- a side's contract -------------------------------------------------------------------------
