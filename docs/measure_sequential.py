@@ -25,7 +25,7 @@ import numpy as np
 
 import spades_lab as sl
 from spades_lab.compare import compare, pair_values
-from spades_lab.policies.registry import bid_policy
+from spades_lab.players.registry import bid_policy
 from spades_lab.stats.sequential import SequentialTest
 
 RULES = sl.Rules(target=200, hand_cap=20)

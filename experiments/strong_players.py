@@ -16,8 +16,8 @@ from common import RULES, Experiment, cli, fmt
 
 import spades_lab as sl
 from spades_lab.bench import run_bench
+from spades_lab.players.identity import player_differences, player_identity
 from spades_lab.policies.expert import EXPERT_SWITCHES, ExpertParams
-from spades_lab.policies.identity import player_differences, player_identity
 from spades_lab.stats.estimates import paired_estimate, ratio_estimate
 from spades_lab.stats.lost import tricks_lost
 

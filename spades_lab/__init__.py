@@ -9,11 +9,11 @@ from spades_lab.cards import STANDARD_DECK, Deck, parse_card, parse_cards
 from spades_lab.compare import Claim, Comparison, beside, combine, compare, sweep
 from spades_lab.dd.hands import simulate
 from spades_lab.engine import HandLog, Policy, PolicyError, masks, simulate_games, simulate_hands
-from spades_lab.policies import Player, bid_policy, from_functions, make_player, make_players, play_policy
-from spades_lab.policies.check import PolicyCheckError, check_policy
+from spades_lab.players import Player, bid_policy, from_functions, make_player, make_players, play_policy
+from spades_lab.players.check import PolicyCheckError, check_policy
+from spades_lab.players.decide import decide
+from spades_lab.players.plugins import import_policies
 from spades_lab.policies.counting import count_tricks, count_tricks_batch
-from spades_lab.policies.decide import decide
-from spades_lab.policies.plugins import import_policies
 from spades_lab.rules import PRESETS, Rules, RulesError, load_rules, preset
 from spades_lab.tournament import TournamentResult, tournament
 from spades_lab.viewer import show

@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from spades_lab.policies import Player, make_player
-from spades_lab.policies.registry import bid_policy, play_policy, split_top
-from spades_lab.policies.seats import Beside, beside
+from spades_lab.players import Player, make_player
+from spades_lab.players.registry import bid_policy, play_policy, split_top
+from spades_lab.players.seats import Beside, beside
 from spades_lab.rules import RulesLike, load_rules
 from spades_lab.stats.divergence import DIVERGENCE_FIGURES, divergence_estimates, first_divergences
 from spades_lab.stats.estimates import (

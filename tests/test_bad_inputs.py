@@ -405,8 +405,8 @@ def test_a_huge_unsigned_bid_is_named_as_given(capsys) -> None:
     import numpy as np
 
     from spades_lab.engine import PolicyError, simulate_hands
-    from spades_lab.policies.player import Player
-    from spades_lab.policies.registry import play_policy
+    from spades_lab.players.player import Player
+    from spades_lab.players.registry import play_policy
 
     class Huge:
         name = "huge"

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import spades_lab as sl
-from spades_lab.policies.registry import entries
+from spades_lab.players.registry import entries
 
 BIDS = [e.name for e in entries("bid")]
 PLAYS = [e.name for e in entries("play")]

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from spades_lab.cli import WIDTH, build_parser, main
-from spades_lab.policies.catalogue import catalogue
-from spades_lab.policies.registry import entries
+from spades_lab.players.catalogue import catalogue
+from spades_lab.players.registry import entries
 
 
 def _commands() -> dict[str, argparse.ArgumentParser]:

@@ -11,8 +11,8 @@ import pytest
 import spades_lab as sl
 from spades_lab.cli import main
 from spades_lab.compare import FIGURES, Claim, CompareError, across, combine, compare, sweep
-from spades_lab.policies.registry import PolicyNameError
-from spades_lab.policies.seats import SeatBidder
+from spades_lab.players.registry import PolicyNameError
+from spades_lab.players.seats import SeatBidder
 from spades_lab.stats.divergence import DIVERGENCE_FIGURES
 from spades_lab.stats.estimates import Estimate
 

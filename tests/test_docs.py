@@ -15,9 +15,9 @@ import pytest
 
 import spades_lab
 from spades_lab.cli import build_parser
+from spades_lab.players.catalogue import catalogue
+from spades_lab.players.registry import range_text
 from spades_lab.plots import DD_PLOTS, PLOTS
-from spades_lab.policies.catalogue import catalogue
-from spades_lab.policies.registry import range_text
 from spades_lab.rules import PRESETS, Rules
 
 ROOT = Path(__file__).resolve().parent.parent

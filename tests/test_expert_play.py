@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from spades_lab import Rules, make_player, make_players, simulate_games
-from spades_lab.policies.decide import decide
+from spades_lab.players.decide import decide
 from spades_lab.policies.expert import EXPERT_SWITCHES, ExpertParams
 from spades_lab.policies.memory import voids_batch
 from spades_lab.policies.play import TipsParams

@@ -83,3 +83,28 @@ def test_names_moved_to_a_new_home_still_answer_at_their_old_path() -> None:
     assert spades_lab.main_job.main_job is spades_lab.cli.main_job.main_job
     assert spades_lab.compare_cli.parse_claim is spades_lab.cli.compare.parse_claim
     assert spades_lab.compare_cli.run is spades_lab.cli.compare.run
+
+
+def test_the_player_modules_answer_at_their_old_policies_paths_in_a_new_process() -> None:
+    """`spades_lab.policies.registry` and `from spades_lab.policies import make_player` keep working after the
+    players layer moved out of policies, even as the first import of a fresh interpreter."""
+    code = (
+        "import spades_lab.policies.registry as old\n"
+        "from spades_lab.policies import Player, make_player, register\n"
+        "from spades_lab.policies.decide import decide\n"
+        "import spades_lab.players as players\n"
+        "assert old is players.registry and make_player is players.make_player and register is players.register\n"
+        "assert Player is players.Player and decide is players.decide\n"
+        "print(make_player('counting+tips').label)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "counting+tips"
+
+
+def test_strategies_know_nothing_of_names() -> None:
+    """The strategy modules import nothing from the registry: `players.shipped` names them, from above."""
+    for path in sorted((PACKAGE / "policies").glob("*.py")):
+        tree = ast.parse(path.read_text())
+        imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        assert not {m for m in imported if m.startswith("spades_lab.players")}, path.name
+        assert "register" not in {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}

@@ -160,7 +160,7 @@ def test_an_unknown_weights_name_is_refused_naming_the_field() -> None:
 def test_weights_of_ones_own_fit_are_named_by_path(tmp_path: Path) -> None:
     """A `.json` file in the shipped layout plays as those weights, and editing it changes the player's
     code fingerprint (so a run folder played with the old file is not silently reused)."""
-    from spades_lab.policies.identity import code_fingerprint
+    from spades_lab.players.identity import code_fingerprint
 
     path = tmp_path / "mine.json"
     path.write_text(json.dumps({"weights": lead_weights("continuation").tolist()}))

@@ -265,7 +265,7 @@ def _first_bidder(position: dict) -> int:
 )  # fmt: skip
 def test_bad_positions_are_refused_naming_the_field(change, message) -> None:
     from spades_lab.engine.records import RecordError
-    from spades_lab.policies.decide import decide
+    from spades_lab.players.decide import decide
 
     position = _position()
     assert "bid" in decide("counting+tips", position)  # the unchanged position is fine
@@ -277,7 +277,7 @@ def test_bad_positions_are_refused_naming_the_field(change, message) -> None:
 @pytest.mark.parametrize("text", ["[1, 2]", "3", '"x"'])
 def test_a_position_that_is_not_a_json_object_is_refused(tmp_path, text) -> None:
     from spades_lab.engine.records import RecordError
-    from spades_lab.policies.decide import decide
+    from spades_lab.players.decide import decide
 
     path = tmp_path / "p.json"
     path.write_text(text)
@@ -544,7 +544,7 @@ def test_record_stream_memory_is_bounded_when_every_game_runs_long(tmp_path) -> 
 
 
 def _ranged_parameters() -> list[tuple[str, str, dict]]:
-    from spades_lab.policies.catalogue import catalogue
+    from spades_lab.players.catalogue import catalogue
 
     return [(role, entry["name"], param) for role, entries in catalogue().items() for entry in entries
             for param in entry["params"] if param["type"] in ("int", "float", "str")]  # fmt: skip
@@ -589,8 +589,8 @@ def test_a_users_own_params_class_is_read_and_checked_like_the_shipped_ones(scra
     refused naming the policy, a non-number in a ranged field too, and `policies --json` shows the types."""
     from dataclasses import field, make_dataclass
 
+    from spades_lab.players.catalogue import catalogue
     from spades_lab.policies import CheckedParams, from_functions, make_player, registry
-    from spades_lab.policies.catalogue import catalogue
 
     params = make_dataclass(
         "ShiftParams", [("extra", int, field(default=0)), ("style", str, field(default="low"))],

@@ -9,7 +9,7 @@ import pytest
 
 import spades_lab as sl
 from spades_lab.engine.records import RecordError, hand_records
-from spades_lab.policies.decide import decide
+from spades_lab.players.decide import decide
 from spades_lab.rules import Rules, preset
 
 SETTINGS = ("rules", "dealer", "score_before", "bags_before")

@@ -18,10 +18,10 @@ import pandas as pd
 import pytest
 
 from spades_lab.cli import main
+from spades_lab.players.identity import code_fingerprint, player_identity
+from spades_lab.players.registry import PolicyReplacedWarning, entries
 from spades_lab.policies import Player, register
 from spades_lab.policies.baseline import RandomBid, RandomPlay
-from spades_lab.policies.identity import code_fingerprint, player_identity
-from spades_lab.policies.registry import PolicyReplacedWarning, entries
 from spades_lab.tournament import CodeChangedWarning, ConfigMismatch, tournament
 
 ENTRANTS = ["random", "counting+tips"]
@@ -66,7 +66,7 @@ def test_another_factory_under_the_same_name_refuses(tmp_path, restore_registry)
 
     with pytest.warns(PolicyReplacedWarning, match="'random' ships with spades_lab"):
         register("play", "random", greedy.params, "mine")(my_random_play)
-    with pytest.raises(ConfigMismatch, match=r"entrant 'random': play\.factory: .*_random_play.* -> .*my_random_play"):
+    with pytest.raises(ConfigMismatch, match=r"entrant 'random': play\.factory: .*RandomPlay.* -> .*my_random_play"):
         tournament(ENTRANTS, out=tmp_path, **SMALL)
 
 
@@ -87,7 +87,7 @@ def test_player_objects_are_checked_by_class_and_params(tmp_path) -> None:
     one = Player(RandomBid(0.5), RandomPlay(), label="mine")
     tournament([one, "counting+tips"], out=tmp_path, **SMALL)
     identity = player_identity(one)
-    assert identity["class"] == "spades_lab.policies.player.Player"
+    assert identity["class"] == "spades_lab.players.player.Player"
     assert identity["parts"]["bid"]["class"] == "spades_lab.policies.baseline.RandomBid"
     other = Player(RandomBid(0.1), RandomPlay(), label="mine")
     with pytest.raises(ConfigMismatch, match=r"entrant 'mine': bid\.attributes\.blind_rate: 0\.5 -> 0\.1"):
@@ -169,7 +169,7 @@ def test_the_fingerprint_ignores_docstrings_and_comments_but_not_code(tmp_path, 
     mod = importlib.import_module("r8_user_policy")
     try:
         before = code_fingerprint(mod.MyPlay())
-        assert "r8_user_policy.MyPlay" in before and "spades_lab.policies.player" not in before
+        assert "r8_user_policy.MyPlay" in before and "spades_lab.players.player" not in before
 
         def fingerprint_of(text: str) -> dict[str, str]:
             module.write_text(textwrap.dedent(text))

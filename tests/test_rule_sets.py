@@ -225,7 +225,7 @@ def test_exchange_passes_follow_heuristics_section_4() -> None:
     """Partner passes its lowest cards; the nil bidder passes back its highest spades, then aces, then kings."""
     rules = Rules(nil_exchange=2)
     deck = deck_for("standard")
-    exchanger = spades_lab.policies.registry.build_part("high", "exchange")
+    exchanger = spades_lab.players.registry.build_part("high", "exchange")
     partner = deck.mask(["AS", "KS", "2S", "3D", "AH", "KH", "QH", "7C", "8C", "9C", "TC", "JC", "4D"])
     bidder = deck.mask(["5S", "AC", "KD", "QD", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH"])
 

@@ -208,7 +208,7 @@ def test_plots_of_a_tiny_run_draw_without_a_warning(tmp_path: Path) -> None:
 
 
 def test_a_check_of_more_tables_than_memory_holds_is_refused_at_once(capsys) -> None:
-    from spades_lab.policies.check import MAX_TABLES, check_policy
+    from spades_lab.players.check import MAX_TABLES, check_policy
 
     with pytest.raises(ValueError, match=r"tables = 100,000,000 is impossible; allowed: 1 to 100,000"):
         check_policy("random", tables=10**8)
@@ -217,7 +217,7 @@ def test_a_check_of_more_tables_than_memory_holds_is_refused_at_once(capsys) -> 
 
 
 def test_a_check_shows_its_progress(capsys) -> None:
-    from spades_lab.policies.check import check_policy
+    from spades_lab.players.check import check_policy
 
     check_policy("random", tables=4, progress=True)
     assert "checking random: 100%" in capsys.readouterr().err

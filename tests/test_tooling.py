@@ -20,8 +20,10 @@ def test_player_satisfies_the_policy_protocol_for_a_type_checker() -> None:
     api = pytest.importorskip("mypy.api")
     snippet = (
         "from spades_lab.engine import Policy\n"
-        "from spades_lab.policies import Player, make_player\n"
+        "from spades_lab.players import Player, make_player\n"
+        "from spades_lab.policies import make_player as old_make_player\n"
         "p: Policy = make_player('counting+tips')\n"
+        "q: Policy = old_make_player('counting+tips')\n"
         "seats: list[Policy] = [make_player('random')] * 4\n"
     )
     out, err, status = api.run(["--config-file", "", "--ignore-missing-imports", "-c", snippet])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from spades_lab.engine import simulate_games, simulate_hands
-from spades_lab.policies import make_players
+from spades_lab.players import make_players
 from spades_lab.policies.pimc import PimcPlay
 from spades_lab.rules import Rules, preset
 

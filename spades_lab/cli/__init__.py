@@ -22,9 +22,9 @@ from spades_lab.engine.protocol import NoLegalActionError
 from spades_lab.engine.records import RecordError, RecordStream, check_output_file, write_text_atomic
 from spades_lab.engine.simulate import DEFAULT_BATCH, MAX_HANDS
 from spades_lab.names import did_you_mean
-from spades_lab.policies import PolicyNameError, describe, make_players
-from spades_lab.policies.decide import decide
-from spades_lab.policies.plugins import PluginError, import_policies
+from spades_lab.players import PolicyNameError, describe, make_players
+from spades_lab.players.decide import decide
+from spades_lab.players.plugins import PluginError, import_policies
 from spades_lab.rules import PRESETS, RulesError, load_rules, rules_label
 from spades_lab.stats import HandStats
 from spades_lab.tournament.plan import DEFAULT_CHUNK_GAMES
@@ -149,7 +149,7 @@ def _rules(args: argparse.Namespace) -> int:
 
 def _policies(args: argparse.Namespace) -> int:
     if args.json:
-        from spades_lab.policies.catalogue import catalogue
+        from spades_lab.players.catalogue import catalogue
 
         print(json.dumps(catalogue()))
     else:
@@ -163,7 +163,7 @@ def _decide(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from spades_lab.policies.check import PolicyCheckError, check_policy
+    from spades_lab.players.check import PolicyCheckError, check_policy
 
     rules = load_rules(args.rules)
     try:

@@ -8,7 +8,7 @@ import os
 from typing import Any
 
 from spades_lab.compare import Claim, CompareError, compare
-from spades_lab.policies.seats import beside
+from spades_lab.players.seats import beside
 from spades_lab.rules import PRESETS, load_rules
 
 CLAIM_HELP = (

@@ -16,8 +16,8 @@ import numpy as np
 from spades_lab.engine.protocol import ask_bids, ask_blind, ask_draft, ask_exchange, ask_plays
 from spades_lab.engine.state import LOOK_ACTION, NIL_ACTION, Phase, State
 from spades_lab.engine.views import BidView, BlindView, DraftView, ExchangeView, PlayView, ViewContext
-from spades_lab.policies import make_player
-from spades_lab.policies.registry import PolicyNameError
+from spades_lab.players import make_player
+from spades_lab.players.registry import PolicyNameError
 
 _ASK: dict[Phase, tuple[type, Callable[..., Any], type]] = {
     Phase.DRAFT: (DraftView, ask_draft, np.bool_),

@@ -27,7 +27,7 @@ from spades_lab.env.batch import BatchEnv, action_number, refuse_unsupported
 from spades_lab.env.bots import answers_to_actions, bot_answers, default_bot_name
 from spades_lab.env.encode import bounds, encode
 from spades_lab.env.text import describe_table
-from spades_lab.policies import make_player
+from spades_lab.players import make_player
 from spades_lab.rules import Rules, RulesLike, load_rules
 
 ENV_ID = "spades_lab/Spades-v0"

@@ -23,7 +23,7 @@ from spades_lab.engine.state import NIL_ACTION, Phase
 from spades_lab.env.batch import BatchEnv
 from spades_lab.env.bots import bot_answers
 from spades_lab.env.encode import LAYOUT, encode
-from spades_lab.policies import make_player
+from spades_lab.players import make_player
 
 LEARNER_SEATS = (0, 2)
 

@@ -25,7 +25,7 @@ from spades_lab.env.batch import BatchEnv
 from spades_lab.env.bots import answers_to_actions, bot_answers, default_bot_name
 from spades_lab.env.text import action_text, bid_text, describe_table, seat_name
 from spades_lab.names import did_you_mean
-from spades_lab.policies import make_player
+from spades_lab.players import make_player
 from spades_lab.rules import Rules, rules_label
 
 PROMPTS = {

@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import ClassVar
+
 import numpy as np
 
 from spades_lab.engine import BidView, PlayView
 from spades_lab.engine.bits import BIT
 from spades_lab.engine.kernels import pick_nth_legal, pick_nth_true
 from spades_lab.engine.views import BlindBidView, BlindView, DraftView, ExchangeView
+from spades_lab.policies.params import CheckedParams, Ranges, WithoutParams
+
+
+@dataclass(frozen=True)
+class RandomBidParams(CheckedParams):
+    blind_rate: float = 0.5
+    """Chance of declaring blind nil where the rules allow it."""
+
+    POLICY: ClassVar[str] = "random bid"
+    RANGES: ClassVar[Ranges] = (("blind_rate", 0, 1),)
 
 
 class RandomBid:
@@ -18,8 +31,8 @@ class RandomBid:
 
     name = "random"
 
-    def __init__(self, blind_rate: float = 0.5) -> None:
-        self.blind_rate = blind_rate
+    def __init__(self, blind_rate: float | RandomBidParams = 0.5) -> None:
+        self.blind_rate = blind_rate.blind_rate if isinstance(blind_rate, RandomBidParams) else blind_rate
 
     def blind(self, view: BlindView) -> np.ndarray:
         return view.uniform() < self.blind_rate
@@ -34,7 +47,7 @@ class RandomBid:
         return np.where(u < self.blind_rate, number, 0).astype(np.int64)
 
 
-class RandomPlay:
+class RandomPlay(WithoutParams):
     """Plays uniformly among the legal cards, from each table's own random stream."""
 
     name = "random"
@@ -43,7 +56,7 @@ class RandomPlay:
         return pick_nth_legal(view.legal, view.uniform())
 
 
-class RandomDraft:
+class RandomDraft(WithoutParams):
     """Keeps or discards the top card with even odds."""
 
     name = "random"
@@ -52,7 +65,7 @@ class RandomDraft:
         return view.uniform() < 0.5
 
 
-class RandomExchange:
+class RandomExchange(WithoutParams):
     """Passes `view.cards` cards drawn uniformly from the hand."""
 
     name = "random"

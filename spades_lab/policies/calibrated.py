@@ -28,7 +28,6 @@ import numpy as np
 from spades_lab.engine import BidView
 from spades_lab.policies.bidding import CountingBidder, bidder_params, counting_fields
 from spades_lab.policies.counting import CountParams, count_tricks_batch
-from spades_lab.policies.registry import register
 
 WEIGHTS_RESOURCE = "calibrated_weights.json"
 """The fitted weights, in `spades_lab/policies/data/` (written by `python -m spades_lab.fit counts --write`)."""
@@ -82,9 +81,3 @@ class CalibratedBidder(CountingBidder):
     def number_counts(self, view: BidView, counts: np.ndarray) -> np.ndarray:
         # + 0.5: the counting bidder rounds down, so this rounds the expectation less the margin half up
         return np.asarray(self.expected_tricks(view) - self.params.dd_margin + 0.5)
-
-
-@register("bid", "calibrated", CalibratedParams)
-def _calibrated(params: Any) -> CalibratedBidder:
-    """The count with DD-fitted weights (`spades_lab.fit.counts`), less dd_margin, rounded half up; counting's nil and bag rules."""
-    return CalibratedBidder(params)

@@ -30,7 +30,7 @@ from spades_lab.cards import RANKS, STANDARD_DECK, SUITS, TRUMP, Deck, parse_car
 from spades_lab.engine.bits import popcount
 from spades_lab.engine.trick import SuitMasks
 from spades_lab.names import did_you_mean
-from spades_lab.policies.registry import check_choices, check_ranges
+from spades_lab.policies.params import check_choices, check_ranges
 
 SIDE_SUITS = tuple(s for s in range(4) if s != TRUMP)
 

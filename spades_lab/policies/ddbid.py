@@ -44,7 +44,7 @@ from spades_lab.engine import BidView
 from spades_lab.engine.views import BlindView
 from spades_lab.policies.bidding import CountingBidder, CountingParams
 from spades_lab.policies.counting import count_tricks_batch
-from spades_lab.policies.registry import CheckedParams, Ranges, register
+from spades_lab.policies.params import CheckedParams, Ranges
 from spades_lab.policies.worlds import sample_worlds, world_keys
 
 
@@ -159,9 +159,3 @@ class DDBidder:
                 made = (held == 0).mean(axis=1)
                 bids[ask[made >= self.params.nil_chance]] = 0
         return bids
-
-
-@register("bid", "dd", DDBidParams)
-def _dd_bid(params: DDBidParams) -> DDBidder:
-    """Expected double-dummy tricks over sampled deals of the other hands, minus a margin; DD-checked nils."""
-    return DDBidder(params)

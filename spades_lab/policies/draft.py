@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 
 from spades_lab.cards import Deck, natural_rank
 from spades_lab.engine.views import DraftView, ExchangeView
-from spades_lab.policies.registry import CheckedParams, Ranges, register
+from spades_lab.policies.params import CheckedParams, Ranges, WithoutParams
 
 SIDE_VALUE = {12: 1.0, 11: 0.7, 10: 0.4, 9: 0.2}
 """Chance-like worth of a side-suit ace, king, queen, jack; lower cards 0.05."""
@@ -79,7 +79,7 @@ def pass_orders(deck: Deck) -> tuple[np.ndarray, np.ndarray]:
     return low, danger
 
 
-class HighExchange:
+class HighExchange(WithoutParams):
     """The nil exchange of HEURISTICS.md section 4, as corrected: each side of the pair passes what helps the nil.
 
     The partner (who will cover) passes its lowest cards: they are the nil bidder's escape cards.
@@ -92,20 +92,11 @@ class HighExchange:
 
     def exchange(self, view: ExchangeView) -> np.ndarray:
         low, danger = pass_orders(view.deck)
-        key = low if view.passing_to_nil else danger
-        hand = view.hand
-        held = ((hand[:, None] >> np.arange(52, dtype=np.uint64)) & np.uint64(1)).astype(bool)
-        ranked = np.argsort(np.where(held, key, np.inf), axis=1, kind="stable")[:, : view.cards]
-        return np.asarray(np.bitwise_or.reduce(np.left_shift(np.uint64(1), ranked.astype(np.uint64)), axis=1))
+        return most(view.hand, low if view.passing_to_nil else danger, view.cards)
 
 
-@register("draft", "value", ValueDraftParams)
-def _value_draft(params: ValueDraftParams) -> ValueDraft:
-    """Keep the top card when its trick value reaches the threshold, else take the next card."""
-    return ValueDraft(params)
-
-
-@register("exchange", "high")
-def _high_exchange(params: Any) -> HighExchange:
-    """Partner passes its lowest cards; the nil bidder passes back its highest spades, then aces, kings."""
-    return HighExchange()
+def most(hands: np.ndarray, key: np.ndarray, k: int) -> np.ndarray:
+    """The mask of the `k` cards of each hand that come first by `key` (per card id, lowest first; ties by id)."""
+    held = ((hands[:, None] >> np.arange(52, dtype=np.uint64)) & np.uint64(1)).astype(bool)
+    ranked = np.argsort(np.where(held, key, np.inf), axis=1, kind="stable")[:, :k]
+    return np.asarray(np.bitwise_or.reduce(np.left_shift(np.uint64(1), ranked.astype(np.uint64)), axis=1))

@@ -112,6 +112,7 @@ from spades_lab.engine.bits import ZERO, above, below, highest, lowest, popcount
 from spades_lab.engine.trick import SuitMasks
 from spades_lab.policies.leads import combine_weights, lead_weights, model_lead, sure_winners
 from spades_lab.policies.memory import seat_voids, suit_index, void_cards
+from spades_lab.policies.params import Ranges
 from spades_lab.policies.play import (
     BIG_BID,
     COVER,
@@ -155,7 +156,6 @@ from spades_lab.policies.play import (
     unseen_above,
     winners,
 )
-from spades_lab.policies.registry import Ranges, register
 
 
 @dataclass(frozen=True)
@@ -771,9 +771,3 @@ class ExpertPlay:
             self.numbers, self.extra, bag_limit, suits, spade_ace, spade_king, partnered(view), self.combined,
             float(self.params.lead_margin),
         )  # fmt: skip
-
-
-@register("play", "expert", ExpertParams)
-def _expert(params: ExpertParams) -> ExpertPlay:
-    """A strong human's play: the tips plus voids memory, third hand high, ruffs, covers, setting, safe nil leads."""
-    return ExpertPlay(params)

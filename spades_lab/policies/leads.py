@@ -320,7 +320,7 @@ def lead_weights(name: str = "dd") -> np.ndarray:
     (what `python -m spades_lab.fit dd --out FILE` writes), so a researcher plays weights of their own
     fit as `counting+expert(lead_weights=/path/w.json)` without editing the package. Weights are read each
     time they are named, so a rewritten file is never stale; a run records a named file's hash in the
-    player's code fingerprint (spades_lab.policies.identity)."""
+    player's code fingerprint (spades_lab.players.identity)."""
     if name in LEAD_WEIGHTS:
         return _shipped_weights(name)
     if not name.endswith(".json"):

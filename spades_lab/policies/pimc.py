@@ -63,7 +63,7 @@ from spades_lab.engine.state import FIRST_PLAY_DECISION
 from spades_lab.engine.views import ViewContext
 from spades_lab.policies.expert import ExpertParams, ExpertPlay
 from spades_lab.policies.nilsearch import nil_broken_values
-from spades_lab.policies.registry import Ranges, register
+from spades_lab.policies.params import Ranges
 from spades_lab.policies.worlds import sample_worlds, void_masks, weigh_by_bids, world_keys
 
 
@@ -429,9 +429,3 @@ def _ranks(deck: Any) -> np.ndarray:
         for r, i in enumerate(ids):
             ranks[i] = r + 13 - len(ids)
     return ranks
-
-
-@register("play", "pimc", PimcParams)
-def _pimc(params: PimcParams) -> PimcPlay:
-    """Perfect-information Monte Carlo on the double-dummy solver over sampled worlds (expert play elsewhere)."""
-    return PimcPlay(params)

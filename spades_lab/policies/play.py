@@ -36,8 +36,7 @@ from spades_lab.engine import PlayView
 from spades_lab.engine import trick as trick_rules
 from spades_lab.engine.bits import ONE, ZERO, highest, lowest, popcount
 from spades_lab.engine.trick import SuitMasks
-from spades_lab.policies.entry import NoParams
-from spades_lab.policies.registry import CheckedParams, Ranges, register
+from spades_lab.policies.params import CheckedParams, Ranges, WithoutParams
 
 ME, PARTNER, LEFT, RIGHT = range(4)
 """Seats relative to the acting seat, in the kernels' per-table tuples (left plays right after me)."""
@@ -699,7 +698,7 @@ class TipsPlay:
         )  # fmt: skip
 
 
-class GreedyPlay:
+class GreedyPlay(WithoutParams):
     """The plain baseline: take the trick with the cheapest card that beats it, else play low.
 
     It does not look at who holds the trick (it overtakes its own partner), at bids or at what
@@ -714,18 +713,6 @@ class GreedyPlay:
     def play(self, view: PlayView) -> np.ndarray:
         suits, _, _ = kernel_deck(view.deck)
         return greedy_kernel(view.legal, view.seat, view.trick_cards, view.players, view.position, suits)
-
-
-@register("play", "tips", TipsParams)
-def _tips(params: TipsParams) -> TipsPlay:
-    """The expert's play: the sheet's eleven tips, nil play, nil coverage and setting opposing nils (each switchable)."""
-    return TipsPlay(params)
-
-
-@register("play", "greedy")
-def _greedy(params: NoParams) -> GreedyPlay:
-    """Win cheaply if you can, else play low (the baseline for measuring the tips)."""
-    return GreedyPlay()
 
 
 # --- compiled pieces shared with the policies built on the tips ---------------------------------

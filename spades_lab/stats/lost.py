@@ -30,8 +30,8 @@ from spades_lab import dd
 from spades_lab.cards import deck_for
 from spades_lab.engine import simulate_hands
 from spades_lab.engine import trick as trick_rules
-from spades_lab.policies import make_players
-from spades_lab.policies.identity import player_identity
+from spades_lab.players import make_players
+from spades_lab.players.identity import player_identity
 from spades_lab.policies.memory import shown_voids
 from spades_lab.policies.pimc import score_by_tricks
 from spades_lab.rules import Rules

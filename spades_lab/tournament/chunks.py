@@ -24,7 +24,7 @@ from spades_lab.dd.hands import hand_tricks, process_solver, with_dd
 from spades_lab.engine import HandLog, MaxHandsWarning, PolicyError, simulate_games, simulate_hands
 from spades_lab.engine.records import hand_records
 from spades_lab.engine.stream import GameBlock, GameStream
-from spades_lab.policies import Player, make_player
+from spades_lab.players import Player, make_player
 from spades_lab.stats.tables import tally_totals
 from spades_lab.stats.tally import GameTally, dd_measures, side_measures
 from spades_lab.tournament.config import TournamentConfig

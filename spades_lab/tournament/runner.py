@@ -24,9 +24,9 @@ from typing import Any
 
 from spades_lab._version import __version__
 from spades_lab.engine.simulate import DEFAULT_BATCH, MAX_HANDS, MaxHandsWarning
-from spades_lab.policies import Player, make_player
-from spades_lab.policies.identity import changed_modules, code_fingerprint, player_identity
-from spades_lab.policies.registry import built_in
+from spades_lab.players import Player, make_player
+from spades_lab.players.identity import changed_modules, code_fingerprint, player_identity
+from spades_lab.players.registry import built_in
 from spades_lab.progress import bar as progress_bar
 from spades_lab.progress import wanted
 from spades_lab.rules import Rules, RulesLike, load_rules

@@ -32,7 +32,7 @@ from typing import IO, Any
 import pandas as pd
 
 from spades_lab.engine.records import is_special, output_target
-from spades_lab.policies.identity import player_differences
+from spades_lab.players.identity import player_differences
 from spades_lab.tempfiles import remove_orphans
 from spades_lab.tournament.errors import ConfigMismatch, TournamentError
 from spades_lab.tournament.plan import Chunk, ChunkResult

@@ -25,7 +25,7 @@ def _package_dispatchers() -> Iterable[Any]:
     from numba.core.registry import CPUDispatcher
 
     import spades_lab.engine.kernels  # noqa: F401  (the modules holding kernels are loaded before looking)
-    import spades_lab.policies  # noqa: F401
+    import spades_lab.players  # noqa: F401  (registers every shipped strategy, so their modules are loaded)
 
     for name, module in list(sys.modules.items()):
         if name.startswith("spades_lab") and module is not None:

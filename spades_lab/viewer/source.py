@@ -17,8 +17,8 @@ import pandas as pd
 
 from spades_lab.engine import HandLog, simulate_games, simulate_hands
 from spades_lab.engine.records import RecordError, hand_records, read_records, verify
-from spades_lab.policies import make_player
-from spades_lab.policies.identity import player_differences, player_identity
+from spades_lab.players import make_player
+from spades_lab.players.identity import player_differences, player_identity
 from spades_lab.rules import Rules
 
 

@@ -15,16 +15,24 @@ import sys
 import textwrap
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from dataclasses import fields
+from typing import Any
 
 from spades_lab.names import did_you_mean
-from spades_lab.policies.baseline import RandomBid, RandomDraft, RandomExchange, RandomPlay
-from spades_lab.policies.entry import BUILT, STORE, Entry, NoParams
-from spades_lab.policies.entry import registered as registered  # re-exported: the registry's public calls
-from spades_lab.policies.entry import restore as restore
-from spades_lab.policies.player import Player
-from spades_lab.policies.plugins import load_plugins
+from spades_lab.players.entry import BUILT, STORE, Entry
+from spades_lab.players.entry import registered as registered  # re-exported: the registry's public calls
+from spades_lab.players.entry import restore as restore
+from spades_lab.players.player import Player
+from spades_lab.players.plugins import load_plugins
+from spades_lab.policies.params import (  # re-exported: where a policy author has always found them
+    CheckedParams as CheckedParams,
+)
+from spades_lab.policies.params import NoParams as NoParams
+from spades_lab.policies.params import Ranges as Ranges
+from spades_lab.policies.params import check_choices as check_choices
+from spades_lab.policies.params import check_ranges as check_ranges
+from spades_lab.policies.params import field_type as field_type
+from spades_lab.policies.params import range_text as range_text
 
 
 class PolicyReplacedWarning(UserWarning):
@@ -33,60 +41,6 @@ class PolicyReplacedWarning(UserWarning):
 
 class PolicyNameError(ValueError):
     """A player or policy name, or parameter, that does not exist; the message lists what does."""
-
-
-def range_text(low: float, high: float) -> str:
-    """A range as the errors and docs/strategies.md write it: `0..13`, `-13..13`, `0.5..1000`, `0..1,000,000`."""
-
-    def number(x: float) -> str:
-        if not float(x).is_integer():
-            return str(x)
-        return f"{int(x):,}" if abs(x) >= 10_000 else str(int(x))
-
-    return f"{number(low)}..{number(high)}"
-
-
-def check_ranges(policy: str, params: object, ranges: tuple[tuple[str, float, float], ...]) -> None:
-    """Refuse a parameter outside its documented range, by policy and field, before any bid or play."""
-    for name, low, high in ranges:
-        value = getattr(params, name)
-        number = isinstance(value, (int, float)) and not isinstance(value, bool)
-        if not number or not low <= value <= high:  # also refuses NaN
-            raise ValueError(f"{policy}: {name} must be {range_text(low, high)}, got {value!r}")
-
-
-def check_choices(policy: str, params: object, choices: tuple[tuple[str, tuple[str, ...]], ...]) -> None:
-    """Refuse a parameter that is not one of its allowed words (a card rank, say) at construction, not mid-run."""
-    for name, allowed in choices:
-        value = getattr(params, name)
-        if value not in allowed:
-            raise ValueError(
-                f"{policy}: {name} must be one of {', '.join(allowed)}, got {value!r}{did_you_mean(value, allowed)}"
-            )
-
-
-Ranges = tuple[tuple[str, float, float], ...]
-"""(field, low, high), both ends allowed."""
-
-
-def field_type(f: dataclasses.Field[Any]) -> str:
-    """A parameter field's type as a name (`int`, `float`, `bool`, `str`), the same whether its class was
-    written with `from __future__ import annotations` (the type is then the string) or without (the class)."""
-    return f.type.__name__ if isinstance(f.type, type) else str(f.type)
-
-
-class CheckedParams:
-    """Base of a policy's parameter dataclass: building one refuses a number outside `RANGES` or a word outside
-    `CHOICES`, naming `POLICY`, so a bad player name fails before any hand, not mid-run. The three are class
-    variables, not fields (a player's identity is its fields); `spades-lab policies --json` lists them."""
-
-    POLICY: ClassVar[str] = ""
-    RANGES: ClassVar[Ranges] = ()
-    CHOICES: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = ()
-
-    def __post_init__(self) -> None:
-        check_ranges(self.POLICY, self, self.RANGES)
-        check_choices(self.POLICY, self, self.CHOICES)
 
 
 ROLES = ("bid", "play", "draft", "exchange")
@@ -370,36 +324,3 @@ def describe() -> str:
         f"  add +draft=NAME (Duel) or +exchange=NAME (blind nil); defaults {DEFAULT_DRAFT} and {DEFAULT_EXCHANGE}"
     )
     return "\n".join(lines)
-
-
-@dataclass(frozen=True)
-class RandomBidParams(CheckedParams):
-    blind_rate: float = 0.5
-    """Chance of declaring blind nil where the rules allow it."""
-
-    POLICY: ClassVar[str] = "random bid"
-    RANGES: ClassVar[Ranges] = (("blind_rate", 0, 1),)
-
-
-@register("bid", "random", RandomBidParams)
-def _random_bid(params: RandomBidParams) -> RandomBid:
-    """Uniformly random legal bid (nil included); blind nil at blind_rate where allowed."""
-    return RandomBid(params.blind_rate)
-
-
-@register("draft", "random")
-def _random_draft(params: NoParams) -> RandomDraft:
-    """Keep or discard the top card with even odds."""
-    return RandomDraft()
-
-
-@register("exchange", "random")
-def _random_exchange(params: NoParams) -> RandomExchange:
-    """Pass cards drawn uniformly from the hand."""
-    return RandomExchange()
-
-
-@register("play", "random")
-def _random_play(params: NoParams) -> RandomPlay:
-    """Uniformly random legal card."""
-    return RandomPlay()

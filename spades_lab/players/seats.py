@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from spades_lab.policies.player import Player
+from spades_lab.players.player import Player
 
 
 class SeatBidder:
@@ -47,7 +47,7 @@ class Beside:
         return f"{self.bid}/{self.partner}" + (f"+{play}" if play else "")
 
     def player(self, play: str | None = None) -> Player:
-        from spades_lab.policies.registry import bid_policy, make_player
+        from spades_lab.players.registry import bid_policy, make_player
 
         partner = make_player(f"{self.partner}+{play}" if play else self.partner)
         label = self.name(play)
@@ -65,7 +65,7 @@ def beside(bid: str, partner: str) -> Beside:
 def mixed_partnership(first: str, second: str, label: str) -> Player:
     """A partnership whose first seat bids like player `first` and whose partner bids like player `second`;
     both play (and draft, exchange) like `second`."""
-    from spades_lab.policies.registry import make_player
+    from spades_lab.players.registry import make_player
 
     a, b = make_player(first), make_player(second)
     return Player(SeatBidder(a.bidder, b.bidder, label), b.player, label=label, drafter=b.drafter,

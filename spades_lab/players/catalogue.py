@@ -13,7 +13,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from spades_lab.policies.registry import ROLES, entries, field_type, source
+import spades_lab.policies as policies
+from spades_lab.players.registry import ROLES, entries, field_type, source
 
 EXPLAINED = {
     "ace_spade": "count: the ace of spades is worth this many tricks",
@@ -49,7 +50,7 @@ def source_docs() -> dict[str, str]:
     fields of `NilParams` appear in the bidders with the `nil_` prefix.
     """
     docs: dict[str, str] = dict(EXPLAINED)
-    for path in sorted(Path(__file__).parent.glob("*.py")):
+    for path in sorted(Path(policies.__file__).parent.glob("*.py")):  # the strategies' sources
         lines = path.read_text().splitlines()
         klass = ""
         for i, line in enumerate(lines):

@@ -27,7 +27,7 @@ from types import ModuleType
 
 import cloudpickle
 
-from spades_lab.policies.entry import Entry, registered, restore
+from spades_lab.players.entry import Entry, registered, restore
 
 ENTRY_POINT_GROUP = "spades_lab.policies"
 """Entry point group of installed policy packages: `[project.entry-points."spades_lab.policies"]`,

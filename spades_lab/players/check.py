@@ -18,9 +18,9 @@ import numpy as np
 
 from spades_lab.engine import HandLog, Policy, PolicyError, play_hand, rng
 from spades_lab.engine.views import BidView, BlindView
+from spades_lab.players.player import Player
+from spades_lab.players.registry import make_player
 from spades_lab.policies.baseline import RandomBid, RandomDraft, RandomExchange, RandomPlay
-from spades_lab.policies.player import Player
-from spades_lab.policies.registry import make_player
 from spades_lab.progress import bar, wanted
 from spades_lab.rules import Rules, RulesLike, load_rules
 

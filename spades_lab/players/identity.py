@@ -32,8 +32,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from spades_lab.policies.player import Player
-from spades_lab.policies.registry import player_parts, resolve_part
+from spades_lab.players.player import Player
+from spades_lab.players.registry import player_parts, resolve_part
 
 ROLES = ("bid", "play", "draft", "exchange")
 PACKAGE = "spades_lab"
@@ -115,8 +115,8 @@ def _reached(seeds: Iterable[str]) -> set[str]:
     """The package's modules reachable from `seeds` through the objects their globals hold.
 
     Following the objects (a class's or function's `__module__`) rather than the import
-    statements keeps `from spades_lab.policies import Player` from pulling in every policy that the
-    package's `__init__` registers.
+    statements keeps `from spades_lab.players import Player` from pulling in every policy that the
+    layer's `shipped` table registers.
     """
     seen: set[str] = set()
     todo = list(seeds)

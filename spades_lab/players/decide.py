@@ -10,8 +10,8 @@ from spades_lab.engine.position import position_view
 from spades_lab.engine.records import RecordError
 from spades_lab.engine.simulate import ASK
 from spades_lab.engine.state import Phase
-from spades_lab.policies.player import Player
-from spades_lab.policies.registry import make_player
+from spades_lab.players.player import Player
+from spades_lab.players.registry import make_player
 
 
 def _read_position(path: Path) -> Any:
