@@ -14,9 +14,9 @@ import pytest
 from spades_lab import Rules, make_player, make_players, simulate_hands
 from spades_lab.engine import rng
 from spades_lab.engine.simulate import play_hand
+from spades_lab.players.decide import decide
 from spades_lab.policies.bidding import CountingParams
 from spades_lab.policies.counting import CountParams, NilParams
-from spades_lab.policies.decide import decide
 
 # Count 5: AS 1, KS 1 (not alone), AH 1, KH 1 (guarded), QD 0 (no A/K of diamonds), KC 1 (guarded).
 FIVE = "AS KS 4S AH KH 7H 3H QD JD 5D KC 9C 2C"
@@ -102,6 +102,30 @@ def test_side_contract_limit_is_respected() -> None:
     # SEVEN counts 7; partner (seat 0) bid 8 and the side may bid at most 13: the nearest legal bid is 5.
     position = bid_position(SEVEN, [8, 3, None, None], seat=2)
     assert decide("counting+tips", position, rules=Rules(max_team_contract=13)) == {"seat": 2, "bid": 5}
+
+
+# The safe nil but for the ace of spades (count 1): a nil only once the ace goes back to partner.
+ACE_OF_SPADES_NIL = "AS 4S 2S JH 9H 5H 3H QD 8D 4D 9C 7C 3C"
+# Ace and king of spades (count 2): the pass back sends the highest spades first (then aces, then kings).
+TWO_HONOURS_NIL = "AS KS 2S JH 9H 5H 3H QD 8D 4D 9C 7C 3C"
+
+PASS_CASES = [
+    # (rule, player, hand, nil_exchange, expected bid)
+    ("no passing: the ace bids 1", "counting+tips", ACE_OF_SPADES_NIL, 0, 1),
+    ("one card passed back: the ace goes, nil", "counting+tips", ACE_OF_SPADES_NIL, 1, 0),
+    ("switched off: the ace bids 1", "counting(-pass_aware_nil)+tips", ACE_OF_SPADES_NIL, 1, 1),
+    ("one card passed, AS KS: the king stays, bids 2", "counting+tips", TWO_HONOURS_NIL, 1, 2),
+    ("two cards passed, AS KS: both go, nil", "counting+tips", TWO_HONOURS_NIL, 2, 0),
+    ("the calibrated bidder too", "calibrated+tips", ACE_OF_SPADES_NIL, 1, 0),
+    ("a nil stays a nil", "counting+tips", SAFE_NIL, 2, 0),
+]
+
+
+@pytest.mark.parametrize(("rule", "player", "hand", "passed", "expected"), PASS_CASES, ids=[c[0] for c in PASS_CASES])
+def test_pass_aware_nil(rule: str, player: str, hand: str, passed: int, expected: int) -> None:
+    """Where the rules pass cards to a nil bidder, the nil rule reads the hand left after its worst cards go back."""
+    rules = Rules(nil_exchange=passed)
+    assert decide(player, bid_position(hand), rules=rules) == {"seat": 0, "bid": expected}
 
 
 def test_blind_nil_is_a_comeback() -> None:

@@ -37,7 +37,8 @@ from spades_lab.policies.counting import (
     count_tricks_batch,
     nil_ok_batch,
 )
-from spades_lab.policies.registry import CheckedParams, register
+from spades_lab.policies.draft import most, pass_orders
+from spades_lab.policies.params import CheckedParams
 from spades_lab.rules import MAX_BAG_THRESHOLD, MAX_SCORE
 
 NIL_PREFIX = "nil_"
@@ -51,6 +52,7 @@ _SWITCHES: list[tuple[str, str, Any]] = [
     ("borderline", "float", 0.5),  # section 3: a count whose fractional part is at least this is borderline
     ("shift", "int", 0),  # tricks added to every numeric bid: +1 optimist, -1 cautious
     ("nil_beside_nil", "bool", False),  # bid nil even when partner already bid nil (nobody left to cover)
+    ("pass_aware_nil", "bool", True),  # nil_exchange: judge the nil on the hand left after passing its worst cards
     ("blind_nil", "bool", True),  # section 4: declare blind nil as a comeback, where the rules allow it
     ("blind_nil_trail", "int", 200),  # section 4: points the side must trail by
     ("suicide_nil_below", "float", 4.0),  # suicide: the side's first bidder takes the nil below this nil danger
@@ -148,12 +150,26 @@ class CountingBidder:
         legal = view.legal_bids
         bids = _nearest_legal(bids + self.params.shift, legal)
         if self.params.nil:
-            nil = nil_ok_batch(hands, counts, self.nil_params, view.deck)
+            nil = self._nil_ok(view, hands, counts)
             nil &= self._partner_not_nil(view) & legal[:, 0]
             bids[nil] = 0
         if view.rules.bid_rule == "suicide":
             bids[self._suicide_nil(view, counts)] = 0
         return bids
+
+    def _nil_ok(self, view: BidView, hands: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        """The nil rule on the hand as it will be played.
+
+        Where the rules pass cards to a nil bidder (`nil_exchange`), a nil bidder passes back its most dangerous
+        cards (its highest spades, then aces, kings, as the `high` exchange does), so with `pass_aware_nil` the
+        rule reads the hand without them (and its count): a hand whose one or two high cards go back to partner
+        is a nil. The cards partner passes in are its lowest, so they are taken to add no danger.
+        """
+        passed = view.rules.nil_exchange if self.params.pass_aware_nil else 0
+        if passed:
+            hands = hands & ~most(hands, pass_orders(view.deck)[1], passed)
+            counts = count_tricks_batch(hands, self.count_params, view.deck)
+        return nil_ok_batch(hands, counts, self.nil_params, view.deck)
 
     def number_counts(self, view: BidView, counts: np.ndarray) -> np.ndarray:
         """The count a number bid rounds down: the sheet's count here; `calibrated` puts its DD fit in its place.
@@ -216,21 +232,3 @@ def _nearest_legal(wanted: np.ndarray, legal: np.ndarray) -> np.ndarray:
     numbers = np.arange(1, legal.shape[1])
     distance = np.where(legal[:, 1:], np.abs(numbers[None, :] - wanted[:, None]), np.inf)
     return np.where(legal[:, 1:].any(axis=1), numbers[distance.argmin(axis=1)], 0).astype(np.int64)
-
-
-@register("bid", "counting", CountingParams)
-def _counting(params: Any) -> CountingBidder:
-    """The full expert bidder: section 1 count, 2 nil, 3 bag-aware rounding, 4 blind-nil comeback (each switchable)."""
-    return CountingBidder(params)
-
-
-@register("bid", "optimist", OptimistParams)
-def _optimist(params: Any) -> CountingBidder:
-    """The counting bidder plus one trick (shift=1); nil decisions unchanged."""
-    return CountingBidder(params)
-
-
-@register("bid", "cautious", CautiousParams)
-def _cautious(params: Any) -> CountingBidder:
-    """The counting bidder minus one trick, never below 1 (shift=-1); nil decisions unchanged."""
-    return CountingBidder(params)
