@@ -11,6 +11,7 @@ from spades_lab.dd import Solver, solve
 from spades_lab.engine import HandLog
 from spades_lab.engine.position import position_view
 from spades_lab.engine.protocol import ask_plays
+from spades_lab.players import decide
 from spades_lab.policies.expert import ExpertParams, ExpertPlay
 from spades_lab.policies.nilsearch import nil_broken_values
 from spades_lab.policies.pimc import bag_price, choose_cards, rollout_values, score_by_tricks
@@ -84,6 +85,28 @@ def test_a_bag_costs_its_long_run_price_once_the_contract_is_made() -> None:
     legal = np.array([DECK.mask(["4C", "9C"])], dtype=np.uint64)
     assert choose_cards(values, plain, np.array([7]), legal, DECK).tolist() == [four]
     assert choose_cards(values, priced, np.array([7]), legal, DECK).tolist() == [nine]
+
+
+BOTH_MADE = {
+    # a hand of four counting+expert players (seed 5), cut with three tricks to play: each side bid 5 and has
+    # taken 5, so both contracts are made; seat 3 leads, holding JS 8C 3C, and the JS takes a trick
+    "rules": "standard", "dealer": 1, "score_before": [0, 0], "bags_before": [0, 0], "bids": [2, 4, 3, 1],
+    "hands": [
+        "8S 7S 5S AH KH 8H 9D 6D 4D QC TC 7C 6C".split(), "AS KS TS 4S 2S 6H 2H QD JD 8D 5D JC 5C".split(),
+        "QS 3S QH JH 7H 4H 3H AD KD TD AC 9C 4C".split(), "JS 9S 6S TH 9H 5H 7D 3D 2D KC 8C 3C 2C".split(),
+    ],
+    "plays": [[int(s), c] for s, c in (pair.split(":") for pair in (
+        "2:3H 3:5H 0:KH 1:2H 0:4D 1:5D 2:KD 3:2D 2:4H 3:9H 0:AH 1:6H 0:8H 1:2S 2:7H 3:TH 1:AS 2:3S 3:6S 0:5S "
+        "1:KS 2:QS 3:9S 0:7S 1:5C 2:AC 3:2C 0:6C 2:AD 3:3D 0:6D 1:8D 2:TD 3:7D 0:9D 1:JD 1:JC 2:4C 3:KC 0:7C"
+    ).split())],
+}  # fmt: skip
+
+
+def test_with_both_contracts_made_pimc_gives_the_spare_trick_away() -> None:
+    """Asked through `decide`: every trick left is a bag, so pimc leads low and lets the opponents take it;
+    valuing a bag at its point alone (`bag_cost=0`) it cashes the jack of spades, a bag for its own side."""
+    assert decide("counting+pimc", BOTH_MADE) == {"seat": 3, "card": "3C"}
+    assert decide("counting+pimc(bag_cost=0)", BOTH_MADE) == {"seat": 3, "card": "JS"}
 
 
 def test_a_side_short_of_its_contract_is_not_charged_for_its_bags() -> None:
