@@ -469,3 +469,15 @@ def test_cover_duck_loses_a_trick_that_would_leave_no_safe_lead() -> None:
     assert decide("counting+expert(cover_duck=true)", COVER_DUCK) == {"seat": 0, "card": "9H"}
     needs_two = {**COVER_DUCK, "bids": [2, 3, 0, 4]}
     assert decide("counting+expert(cover_duck=true)", needs_two) == {"seat": 0, "card": "AH"}
+
+
+def test_compiled_code_reads_each_parameter_by_its_name() -> None:
+    """The kernels' parameter record has a field per switch and whole number, named as the dataclass field."""
+    from spades_lab.policies.play import TipsParams, params_record
+
+    changed = ExpertParams(cover_duck=True, duck_after_contract=False, bag_margin=5, big_bid=9)
+    record = params_record(changed)
+    wanted = {f.name for f in fields(ExpertParams) if f.type in ("bool", "int")}
+    assert set(record.dtype.names) == wanted
+    assert all(record[name] == getattr(changed, name) for name in wanted)
+    assert set(params_record(TipsParams()).dtype.names) == {f.name for f in fields(TipsParams)}

@@ -114,26 +114,11 @@ from spades_lab.policies.leads import combine_weights, lead_weights, model_lead,
 from spades_lab.policies.memory import seat_voids, suit_index, void_cards
 from spades_lab.policies.params import Ranges
 from spades_lab.policies.play import (
-    BIG_BID,
-    COVER,
-    LAST_TRICKS,
     LEFT,
     ME,
-    NIL_PLAY,
-    NUMBERS,
     PARTNER,
     RIGHT,
-    SET_NIL,
     SWITCHES,
-    TIP1,
-    TIP2,
-    TIP3,
-    TIP6,
-    TIP7,
-    TIP9,
-    TIP10,
-    VOID_EARLY,
-    VOID_SPADES,
     TipsParams,
     beats,
     card_bit,
@@ -143,10 +128,10 @@ from spades_lab.policies.play import (
     in_order,
     in_play,
     is_ace,
-    is_on,
     kernel_deck,
     lead_against_nil,
     lead_card,
+    params_record,
     partnered,
     rank_of,
     set_opposing_nil,
@@ -190,11 +175,7 @@ class ExpertParams(TipsParams):
 
 
 EXPERT_SWITCHES = tuple(f.name for f in fields(ExpertParams) if f.type == "bool" and f.name not in SWITCHES)
-(
-    READ_VOIDS, SPARE, THIRD_HIGH, SECOND_RUFF, COVER_HONOUR, KEEP_SETTING, KEEP_STOPPERS, SAFE_COVER, HUNT_VOIDS,
-    SECOND_MASTER, NO_MASTER_RUFF, SHORT_FIRST, LEAD_MODEL, SECOND_WIN, THIRD_EQUALS, COVER_DUCK, SET_DUCKS,
-) = range(17)  # fmt: skip
-assert len(EXPERT_SWITCHES) == 17, "keep the kernel's constants in step with ExpertParams"
+"""The expert's own switches (after the tips'), in the order of `ExpertParams`."""
 
 NO_PENALTY = 1 << 30
 """The bag threshold used when the rules have no bag penalty: bags never stop `keep_setting`."""
@@ -424,8 +405,7 @@ def _short_suit_lead(card: int, legal: np.uint64, hand: np.uint64, unseen: np.ui
 @njit(cache=True)
 def _expert_follow(
     legal: np.uint64, hand: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, best: int,
-    first: int, partner_card: int, partner_holds: bool, partner_led_ace: bool, following: bool, switches: int,
-    numbers: tuple[Any, ...], extra: int, suits: SuitMasks, left_voids: int, needed: int,
+    first: int, partner_card: int, partner_holds: bool, partner_led_ace: bool, following: bool, p: Any, suits: SuitMasks, left_voids: int, needed: int,
 ) -> int:  # fmt: skip
     """The tips' `_follow` with the expert's third-seat, second-seat and discard additions.
 
@@ -438,77 +418,76 @@ def _expert_follow(
     if unseen & suits[3] == ZERO:
         left_voids |= 1 << 3
     sure_partner = (
-        is_on(extra, SPARE) and position == 2 and partner_holds
+        p.spare_partner_winner and position == 2 and partner_holds
         and _wins_against_fourth(partner_card, led, left_voids, unseen, suits)
     )  # fmt: skip
     if following:
         if last:
             return lowest(winning) if not partner_holds and winning != ZERO else lowest(legal)
         if position == 1:
-            if is_on(extra, COVER_HONOUR):
+            if p.cover_honour:
                 card = _cover(legal, first, unseen, suits)
                 if card >= 0:
                     return card
-            if is_on(extra, SECOND_MASTER):
+            if p.second_seat_master:
                 card = _second_master(legal, first, left_voids, unseen, suits)
                 if card >= 0:
                     return card
-            if is_on(extra, SECOND_WIN) and winning != ZERO:
+            if p.second_seat_win and winning != ZERO:
                 card = lowest(winning)
                 if rank_of(card, suits) < 10 or unseen_above(card, unseen, suits) == 0:
                     return card
             return lowest(legal)
         if sure_partner:
             return lowest(legal)
-        if is_on(extra, THIRD_HIGH) and (partner_holds or winning != ZERO):
+        if p.third_hand_high and (partner_holds or winning != ZERO):
             card = _third_hand_high(legal, best, led, left_voids, unseen, suits)
-            if card >= 0 and not (is_on(extra, THIRD_EQUALS) and partner_holds and _equals(card, best, unseen, suits)):
+            if card >= 0 and not (p.third_seat_equals and partner_holds and _equals(card, best, unseen, suits)):
                 return card
         if partner_holds:
-            return lowest(legal) if is_on(switches, TIP2) else highest(legal)
+            return lowest(legal) if p.third_seat_low_when_partner_wins else highest(legal)
         if winning != ZERO:
-            return lowest(winning) if is_on(switches, TIP3) else highest(legal)
+            return lowest(winning) if p.third_seat_cheapest_winner else highest(legal)
         return lowest(legal)
     ruffs = winning & suits[3]
-    spare = (partner_led_ace and is_on(switches, TIP1)) or sure_partner
+    spare = (partner_led_ace and p.no_trump_partner_ace) or sure_partner
     if last:
         ruff = not partner_holds
     else:
         ruff = position == 2 and not spare
     early_void = (
-        is_on(switches, TIP6)
-        and trick < numbers[VOID_EARLY]
-        and popcount(hand & suits[3]) >= numbers[VOID_SPADES]
+        p.trump_early_when_void
+        and trick < p.early_void_tricks
+        and popcount(hand & suits[3]) >= p.early_void_min_spades
         and not spare
         and not (last and partner_holds)
     )
-    second_ruff = is_on(extra, SECOND_RUFF) and position == 1 and not last
+    second_ruff = p.second_seat_ruff and position == 1 and not last
     if second_ruff and not (ruff or early_void):
         ruff = unseen_above(first, unseen, suits) == 0 or needed > sure_winners(hand, unseen, suits)
     if ruffs != ZERO and (ruff or early_void):
-        if position == 2 and not partner_holds and not is_on(switches, TIP3):
+        if position == 2 and not partner_holds and not p.third_seat_cheapest_winner:
             return highest(ruffs)
         if second_ruff:
             return _second_seat_ruff(ruffs, left_voids, led, unseen, suits)
         return lowest(ruffs)
-    if is_on(extra, KEEP_STOPPERS):
+    if p.keep_stoppers:
         return _keep_stoppers_discard(legal, hand, unseen, suits)
-    return discard_card(legal, hand, unseen, is_on(switches, TIP10), suits)
+    return discard_card(legal, hand, unseen, p.discard_to_void, suits)
 
 
 @njit(cache=True)
 def _expert_card(
     hand: np.uint64, legal: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, bids: tuple[int, ...],
-    won: tuple[int, ...], first: int, second: int, third: int, switches: int, numbers: tuple[Any, ...], suits: SuitMasks, spade_ace: int,
-    spade_king: int, trumps_out: bool, extra: int, voids: tuple[int, ...], bags: int, bag_limit: int, partnered: bool,
+    won: tuple[int, ...], first: int, second: int, third: int, p: Any, suits: SuitMasks, spade_ace: int,
+    spade_king: int, trumps_out: bool, voids: tuple[int, ...], bags: int, bag_limit: int, partnered: bool,
 ) -> int:  # fmt: skip
     """The `expert` decision for one table; `voids` are the relative seats' 4-bit void masks.
 
     `partnered` is False only in cutthroat: the seat across is an opponent like left and right.
     """
-    if bids[ME] == 0 and is_on(switches, NIL_PLAY):
-        return tips_card(hand, legal, unseen, position, last, trick, bids, won, first, second, third, switches,
-                         numbers, suits, spade_ace, spade_king, trumps_out, partnered)  # fmt: skip
+    if bids[ME] == 0 and p.nil_play:
+        return tips_card(hand, legal, unseen, position, last, trick, bids, won, first, second, third, p, suits, spade_ace, spade_king, trumps_out, partnered)  # fmt: skip
     best, holder = first, 0
     if position == 0:
         best, holder = -1, -1
@@ -524,14 +503,14 @@ def _expert_card(
     contract_tricks = (won[ME] if bids[ME] > 0 else 0) + (mate_won if mate_bid > 0 else 0)
     contract_made = contract > 0 and contract_tricks >= contract
     # more tricks still needed than cards left: the contract is lost, and a set side's tricks score nothing
-    contract_lost = is_on(extra, SET_DUCKS) and contract > 0 and contract - contract_tricks > popcount(hand)
-    covering = is_on(switches, COVER) and mate_bid == 0 and mate_won == 0
+    contract_lost = p.set_ducks and contract > 0 and contract - contract_tricks > popcount(hand)
+    covering = p.nil_coverage and mate_bid == 0 and mate_won == 0
     left_nil = bids[LEFT] == 0 and won[LEFT] == 0
     right_nil = bids[RIGHT] == 0 and won[RIGHT] == 0
     across_nil = not partnered and bids[PARTNER] == 0 and won[PARTNER] == 0
 
     setting = False
-    if (contract_made or contract_lost) and is_on(extra, KEEP_SETTING):
+    if (contract_made or contract_lost) and p.keep_setting:
         room = contract_lost or bags + contract_tricks - contract < bag_limit
         if partnered:
             their_contract = max(bids[LEFT], 0) + max(bids[RIGHT], 0)
@@ -546,24 +525,24 @@ def _expert_card(
     ducking = (contract_made or contract_lost) and not setting
 
     if position == 0:
-        if covering and is_on(extra, SAFE_COVER):
+        if covering and p.safe_coverage:
             card = _safe_coverage_lead(legal, unseen, voids[PARTNER], suits)
             if card >= 0:
                 return card
         hunting = left_nil or right_nil or across_nil
-        if not covering and hunting and is_on(extra, HUNT_VOIDS) and is_on(switches, TIP9):
+        if not covering and hunting and p.hunt_nil_by_voids and p.lead_low_against_nil:
             nil_voids = (voids[LEFT] if left_nil else 0) | (voids[RIGHT] if right_nil else 0)
             nil_voids |= voids[PARTNER] if across_nil else 0
             allowed = legal & ~void_cards(nil_voids, suits)
             if allowed != ZERO and allowed != legal:
                 return lead_against_nil(allowed, hand, suits, spade_ace)
         card = lead_card(
-            legal, hand, unseen, trick, switches, numbers, suits, spade_ace, spade_king, covering, hunting,
+            legal, hand, unseen, trick, p, suits, spade_ace, spade_king, covering, hunting,
             contract, ducking, trumps_out,
         )  # fmt: skip
         if (
-            is_on(extra, SHORT_FIRST) and partnered and mate_bid > 0 and bids[ME] > 0 and not hunting
-            and not ducking and contract_tricks < contract and popcount(hand) > numbers[LAST_TRICKS]
+            p.short_suit_first and partnered and mate_bid > 0 and bids[ME] > 0 and not hunting
+            and not ducking and contract_tricks < contract and popcount(hand) > p.last_tricks
         ):  # fmt: skip
             short = _short_suit_lead(card, legal, hand, unseen, suits)
             if short >= 0:
@@ -576,8 +555,8 @@ def _expert_card(
         card = cover_partner(legal, partner_card, holder == position - 2, best, following, suits)
         if card >= 0:
             return card
-    if is_on(switches, SET_NIL):
-        to_void = is_on(switches, TIP10)
+    if p.set_opposing_nil:
+        to_void = p.discard_to_void
         if right_nil:
             card = set_opposing_nil(legal, hand, unseen, right_card, holder == position - 1, best, following,
                                     to_void, suits)  # fmt: skip
@@ -593,17 +572,17 @@ def _expert_card(
                                     to_void, suits)  # fmt: skip
             if card >= 0:
                 return card
-    if ducking and is_on(switches, TIP7):
-        return duck_card(legal, last, best, following, hand, unseen, is_on(switches, TIP10), suits)
+    if ducking and p.duck_after_contract:
+        return duck_card(legal, last, best, following, hand, unseen, p.discard_to_void, suits)
     partner_holds = partnered and holder == position - 2
     partner_led_ace = partnered and position == 2 and holder == 0 and is_ace(first, suits, spade_ace)
     card = _expert_follow(
         legal, hand, unseen, position, last, trick, best, first, partner_card, partner_holds,
-        partner_led_ace, following, switches, numbers, extra, suits, voids[LEFT], contract - contract_tricks,
+        partner_led_ace, following, p, suits, voids[LEFT], contract - contract_tricks,
     )  # fmt: skip
-    if covering and partner_card >= 0 and is_on(extra, COVER_DUCK):  # partner's nil is already under this trick
+    if covering and partner_card >= 0 and p.cover_duck:  # partner's nil is already under this trick
         duck = _cover_duck(card, legal, hand, unseen, best, following, voids[PARTNER], contract - contract_tricks,
-                           is_on(switches, TIP10), suits)  # fmt: skip
+                           p.discard_to_void, suits)  # fmt: skip
         if duck >= 0:
             return duck
     return card
@@ -613,7 +592,7 @@ def _expert_card(
 def expert_kernel(
     hands: np.ndarray, legal: np.ndarray, seats: np.ndarray, bids: np.ndarray, won: np.ndarray,
     on_table: np.ndarray, played: np.ndarray, voids: np.ndarray, bags: np.ndarray,
-    players: int, position: int, trick: int, switches: int, numbers: tuple[Any, ...], extra: int, bag_limit: int,
+    players: int, position: int, trick: int, p: Any, bag_limit: int,
     suits: SuitMasks, spade_ace: int, spade_king: int, partnered: bool, combined: np.ndarray, lead_margin: float,
 ) -> np.ndarray:  # fmt: skip
     """The `expert` card of every table of a batch (the layout of the tips' kernel, with the engine's shown
@@ -623,7 +602,7 @@ def expert_kernel(
     `combined` and `lead_margin` are `lead_model`'s (see `spades_lab.policies.leads.model_lead`)."""
     full = suits[0] | suits[1] | suits[2] | suits[3]
     out = np.empty(hands.shape[0], dtype=np.int64)
-    read = is_on(extra, READ_VOIDS)
+    read = p.read_voids
     for t in range(hands.shape[0]):
         me = seats[t]
         unseen = full & ~(played[t] | hands[t])
@@ -646,7 +625,7 @@ def expert_kernel(
             first, second, third = on_table[t, (me + position) % 2], -1, -1
         # Only the voids a rule reads are looked up: the fourth seat's when third, or second and void, the nil's
         # when leading to or against a live nil, both opponents' for tip 8.
-        big_bid = max(seat_bids[ME], 0) + (max(seat_bids[PARTNER], 0) if partnered else 0) >= numbers[BIG_BID]
+        big_bid = max(seat_bids[ME], 0) + (max(seat_bids[PARTNER], 0) if partnered else 0) >= p.big_bid
         partner_voids = left_voids = right_voids = 0
         if position == 0:
             if big_bid or (read and seat_bids[LEFT] == 0 and seat_won[LEFT] == 0):
@@ -656,7 +635,7 @@ def expert_kernel(
             if (read and seat_bids[PARTNER] == 0 and seat_won[PARTNER] == 0) or (big_bid and not partnered):
                 partner_voids = seat_voids(voids[t], partner)
         elif read and position < players - 1 and _reads_fourth_seat(legal[t], position, first, second, unseen,
-                                                                   extra, suits):  # fmt: skip
+                                                                   p, suits):  # fmt: skip
             left_voids = seat_voids(voids[t], left)
         trumps_out = False
         if position == 0 and big_bid:
@@ -666,13 +645,13 @@ def expert_kernel(
         rel = (0, partner_voids, left_voids, right_voids) if read else (0, 0, 0, 0)
         out[t] = _expert_card(
             hands[t], legal[t], unseen, position, position == players - 1, trick, seat_bids, seat_won,
-            first, second, third, switches, numbers, suits, spade_ace, spade_king, trumps_out, extra, rel,
+            first, second, third, p, suits, spade_ace, spade_king, trumps_out, rel,
             bags[t, me % 2 if partnered else me], bag_limit, partnered,
         )  # fmt: skip
         nil_live = False
         for k in range(4):
             nil_live = nil_live or (seat_bids[k] == 0 and seat_won[k] == 0)
-        if position == 0 and players == 4 and partnered and read and is_on(extra, NO_MASTER_RUFF) and not nil_live:
+        if position == 0 and players == 4 and partnered and read and p.no_master_into_ruff and not nil_live:
             allowed = legal[t]
             left_voids = right_voids = -1
             for _ in range(3):  # at most one suit dropped per side suit
@@ -690,16 +669,16 @@ def expert_kernel(
                     break
                 other = _expert_card(
                     hands[t], allowed, unseen, position, False, trick, seat_bids, seat_won, first, second, third,
-                    switches, numbers, suits, spade_ace, spade_king, trumps_out, extra, rel, bags[t, me % 2],
+                    p, suits, spade_ace, spade_king, trumps_out, rel, bags[t, me % 2],
                     bag_limit, partnered,
                 )  # fmt: skip
                 if card_bit(other) & allowed == ZERO:
                     break  # a rule that reads the hand, not the legal cards (tip 11): keep its card
                 out[t] = other
         if (
-            position == 0 and players == 4 and partnered and is_on(extra, LEAD_MODEL) and not nil_live
+            position == 0 and players == 4 and partnered and p.lead_model and not nil_live
             and seat_bids[ME] > 0 and seat_bids[PARTNER] > 0 and seat_won[ME] + seat_won[PARTNER] < seat_bids[ME]
-            + seat_bids[PARTNER] and popcount(hands[t]) > numbers[LAST_TRICKS]
+            + seat_bids[PARTNER] and popcount(hands[t]) > p.last_tricks
         ):  # fmt: skip
             seen = (0, seat_voids(voids[t], partner), seat_voids(voids[t], left), seat_voids(voids[t], right))
             out[t] = model_lead(combined, lead_margin, out[t], hands[t], legal[t], unseen, trick, seat_bids, seat_won,
@@ -720,7 +699,7 @@ def _reads_fourth_seat(
     first: int,
     second: int,
     unseen: np.uint64,
-    extra: int,
+    p: Any,
     suits: SuitMasks,
 ) -> bool:
     """Whether a rule will read the fourth seat's voids: third seat when partner holds the trick, or an opponent
@@ -728,7 +707,7 @@ def _reads_fourth_seat(
     The second seat reads them only when it holds a master of the led suit (`second_seat_master` asks whether
     the fourth seat may ruff it); its choice of ruff does not read them (so its games stay those measured)."""
     if position == 1:
-        return is_on(extra, SECOND_MASTER) and _held_masters(legal, first, unseen, suits) != ZERO
+        return bool(p.second_seat_master) and _held_masters(legal, first, unseen, suits) != ZERO
     following = legal & suit_of(first, suits) != ZERO
     partner_holds = not beats(second, first, suits)
     return partner_holds or (following and winners(legal, second, suits) != ZERO)
@@ -753,9 +732,7 @@ class ExpertPlay:
         """`weights` replace the shipped lead-model weights named by `lead_weights` (for fitting them)."""
         self.params = params
         self.name = "expert"
-        self.switches = sum(1 << i for i, name in enumerate(SWITCHES) if getattr(params, name))
-        self.numbers = tuple(int(getattr(params, name)) for name in NUMBERS)
-        self.extra = sum(1 << i for i, name in enumerate(EXPERT_SWITCHES) if getattr(params, name))
+        self.params_record = params_record(params)
         shipped = lead_weights(params.lead_weights)  # an unknown name is refused even while lead_model is off
         self.weights = shipped if weights is None else np.array(weights, dtype=np.float64)
         self.combined = combine_weights(self.weights)  # what the kernel reads (`leads.model_lead`)
@@ -767,7 +744,6 @@ class ExpertPlay:
         bag_limit = threshold - self.params.bag_margin
         return expert_kernel(
             view.hand, view.legal, view.seat, view.bids, view.tricks_won, view.trick_cards, in_play(view),
-            view.shown_voids, view.bags, view.players, view.position, view.trick, self.switches,
-            self.numbers, self.extra, bag_limit, suits, spade_ace, spade_king, partnered(view), self.combined,
+            view.shown_voids, view.bags, view.players, view.position, view.trick, self.params_record, bag_limit, suits, spade_ace, spade_king, partnered(view), self.combined,
             float(self.params.lead_margin),
         )  # fmt: skip

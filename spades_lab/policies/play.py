@@ -36,7 +36,7 @@ from spades_lab.engine import PlayView
 from spades_lab.engine import trick as trick_rules
 from spades_lab.engine.bits import ONE, ZERO, highest, lowest, popcount
 from spades_lab.engine.trick import SuitMasks
-from spades_lab.policies.params import CheckedParams, Ranges, WithoutParams
+from spades_lab.policies.params import CheckedParams, Ranges, WithoutParams, field_type
 
 ME, PARTNER, LEFT, RIGHT = range(4)
 """Seats relative to the acting seat, in the kernels' per-table tuples (left plays right after me)."""
@@ -76,21 +76,22 @@ class TipsParams(CheckedParams):
 
 
 SWITCHES = tuple(f.name for f in fields(TipsParams) if f.type == "bool")
-NUMBERS = tuple(f.name for f in fields(TipsParams) if f.type == "int")
+"""The tips' switches, in the order of `TipsParams`."""
 
-# Bit of each switch in the kernel's `switches` mask, and index of each number in its `numbers` tuple.
-(TIP1, TIP2, TIP3, TIP4, TIP5, TIP6, TIP7, TIP8, TIP9, TIP10, TIP11, NIL_PLAY, COVER, SET_NIL) = range(14)
-(HONOURS_EARLY, VOID_EARLY, VOID_SPADES, BIG_BID, LAST_TRICKS) = range(5)
-assert len(SWITCHES) == 14 and len(NUMBERS) == 5, "keep the kernel's constants in step with TipsParams"
+
+def params_record(params: object) -> Any:
+    """A policy's parameters as its compiled code reads them: a numba record with one field per switch (bool) and
+    per whole number (int) of the parameter dataclass, under the field's name (`p.duck_after_contract`,
+    `p.big_bid`). The fields are sorted by name: `expert`'s record is then a type of its own, not an extension of
+    the tips' (which numba would pass to the tips' compiled code as the smaller record, an experimental cast)."""
+    chosen = sorted((f for f in fields(params) if field_type(f) in ("bool", "int")), key=lambda f: f.name)  # type: ignore[arg-type]
+    record = np.zeros(1, dtype=[(f.name, np.bool_ if field_type(f) == "bool" else np.int64) for f in chosen])
+    for f in chosen:
+        record[0][f.name] = getattr(params, f.name)
+    return record[0]
 
 
 # --- bits, suits and ranks (scalar, compiled) --------------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def _on(switches: int, rule: int) -> bool:
-    """Whether a rule's switch is on in the kernel's bitmask of switches (bit i: the i-th switch field)."""
-    return (switches >> rule) & 1 == 1
 
 
 @njit(cache=True, inline="always")
@@ -332,16 +333,16 @@ def _default_lead(
 
 @njit(cache=True)
 def _lead(
-    legal: np.uint64, hand: np.uint64, unseen: np.uint64, trick: int, switches: int, numbers: tuple[Any, ...], suits: SuitMasks,
+    legal: np.uint64, hand: np.uint64, unseen: np.uint64, trick: int, p: Any, suits: SuitMasks,
     spade_ace: int, spade_king: int, covering: bool, hunting: bool, contract: int, contract_made: bool,
     trumps_out: bool,
 ) -> int:  # fmt: skip
     """The `tips` lead, rules 2-7 of the `TipsPlay` docstring in order."""
     if covering:
         return _strongest(legal, unseen, suits)
-    if hunting and _on(switches, TIP9):
+    if hunting and p.lead_low_against_nil:
         return _lead_against_nil(legal, hand, suits, spade_ace)
-    if hunting and _on(switches, SET_NIL):
+    if hunting and p.set_opposing_nil:
         aces = (
             trick_rules.bit(spade_ace)
             | trick_rules.bit(highest(suits[0]))
@@ -349,20 +350,20 @@ def _lead(
             | trick_rules.bit(highest(suits[2]))
         )
         return _low_card(legal & ~aces if legal & ~aces != ZERO else legal, suits)
-    if contract_made and _on(switches, TIP7):
+    if contract_made and p.duck_after_contract:
         return _low_card(legal, suits)
     trumps = legal & suits[3]
-    if _on(switches, TIP8) and contract >= numbers[BIG_BID] and trumps != ZERO and not trumps_out:
+    if p.pull_trumps_on_big_bid and contract >= p.big_bid and trumps != ZERO and not trumps_out:
         top = highest(trumps)
         return top if trick_rules.unseen_above(top, unseen, suits) == 0 else lowest(trumps)
-    if _on(switches, TIP11) and popcount(hand) <= numbers[LAST_TRICKS]:  # the last tricks: as many as cards held
+    if p.cash_masters_last_spade and popcount(hand) <= p.last_tricks:  # the last tricks: as many as cards held
         card = _cash_before_last_spade(hand, unseen, suits)
         if card >= 0:
             return card
     honours = trick_rules.bit(spade_ace) | trick_rules.bit(spade_king)
-    early = trick < numbers[HONOURS_EARLY]
-    kept = honours if _on(switches, TIP4) and not hunting and early and hand & honours == honours else ZERO
-    return _default_lead(legal, hand, unseen, kept, _on(switches, TIP5), suits)
+    early = trick < p.honours_early_tricks
+    kept = honours if p.hold_spade_honours and not hunting and early and hand & honours == honours else ZERO
+    return _default_lead(legal, hand, unseen, kept, p.no_lead_singleton_king, suits)
 
 
 # --- following ---------------------------------------------------------------------------------
@@ -390,7 +391,7 @@ def _duck(legal: np.uint64, last: bool, best: int, following: bool, hand: np.uin
 @njit(cache=True)
 def _follow(
     legal: np.uint64, hand: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, best: int,
-    partner_holds: bool, partner_led_ace: bool, following: bool, switches: int, numbers: tuple[Any, ...], suits: SuitMasks,
+    partner_holds: bool, partner_led_ace: bool, following: bool, p: Any, suits: SuitMasks,
 ) -> int:  # fmt: skip
     """A trick in progress when no nil and no made contract is in play.
 
@@ -413,28 +414,28 @@ def _follow(
         if position == 1:
             return lowest(legal)
         if partner_holds:
-            return lowest(legal) if _on(switches, TIP2) else highest(legal)
+            return lowest(legal) if p.third_seat_low_when_partner_wins else highest(legal)
         if winning != ZERO:
-            return lowest(winning) if _on(switches, TIP3) else highest(legal)
+            return lowest(winning) if p.third_seat_cheapest_winner else highest(legal)
         return lowest(legal)
     ruffs = winning & suits[3]
-    spare_ace = partner_led_ace and _on(switches, TIP1)
+    spare_ace = partner_led_ace and p.no_trump_partner_ace
     if last:
         ruff = not partner_holds
     else:
         ruff = position == 2 and not spare_ace
     early_void = (
-        _on(switches, TIP6)
-        and trick < numbers[VOID_EARLY]
-        and popcount(hand & suits[3]) >= numbers[VOID_SPADES]
+        p.trump_early_when_void
+        and trick < p.early_void_tricks
+        and popcount(hand & suits[3]) >= p.early_void_min_spades
         and not spare_ace
         and not (last and partner_holds)
     )
     if ruffs != ZERO and (ruff or early_void):
-        if position == 2 and not partner_holds and not _on(switches, TIP3):
+        if position == 2 and not partner_holds and not p.third_seat_cheapest_winner:
             return highest(ruffs)
         return lowest(ruffs)
-    return _discard(legal, hand, unseen, _on(switches, TIP10), suits)
+    return _discard(legal, hand, unseen, p.discard_to_void, suits)
 
 
 # --- one decision ------------------------------------------------------------------------------
@@ -443,7 +444,7 @@ def _follow(
 @njit(cache=True)
 def _tips_card(
     hand: np.uint64, legal: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, bids: tuple[int, ...],
-    won: tuple[int, ...], first: int, second: int, third: int, switches: int, numbers: tuple[Any, ...], suits: SuitMasks, spade_ace: int,
+    won: tuple[int, ...], first: int, second: int, third: int, p: Any, suits: SuitMasks, spade_ace: int,
     spade_king: int, trumps_out: bool, partnered: bool,
 ) -> int:  # fmt: skip
     """The `tips` decision for one table, rules in the order of the `TipsPlay` docstring.
@@ -463,7 +464,7 @@ def _tips_card(
         best, holder = third, 2
     following = position > 0 and legal & trick_rules.suit_mask(first, suits) != ZERO
 
-    if bids[ME] == 0 and _on(switches, NIL_PLAY):
+    if bids[ME] == 0 and p.nil_play:
         return _nil_card(legal, position, last, best, following, unseen, suits)
 
     mate_bid = bids[PARTNER] if partnered else -1
@@ -471,14 +472,14 @@ def _tips_card(
     contract = max(bids[ME], 0) + max(mate_bid, 0)  # a nil adds 0
     contract_tricks = (won[ME] if bids[ME] > 0 else 0) + (mate_won if mate_bid > 0 else 0)
     contract_made = contract > 0 and contract_tricks >= contract
-    covering = _on(switches, COVER) and mate_bid == 0 and mate_won == 0
+    covering = p.nil_coverage and mate_bid == 0 and mate_won == 0
     left_nil = bids[LEFT] == 0 and won[LEFT] == 0
     right_nil = bids[RIGHT] == 0 and won[RIGHT] == 0
     across_nil = not partnered and bids[PARTNER] == 0 and won[PARTNER] == 0
 
     if position == 0:
         return _lead(
-            legal, hand, unseen, trick, switches, numbers, suits, spade_ace, spade_king, covering,
+            legal, hand, unseen, trick, p, suits, spade_ace, spade_king, covering,
             left_nil or right_nil or across_nil, contract, contract_made, trumps_out,
         )  # fmt: skip
     # the seat at play order k is: right of me for k = position - 1, partner for position - 2, left for position - 3
@@ -489,8 +490,8 @@ def _tips_card(
         card = _cover_partner(legal, partner_card, holder == position - 2, best, following, suits)
         if card >= 0:
             return card
-    if _on(switches, SET_NIL):
-        to_void = _on(switches, TIP10)
+    if p.set_opposing_nil:
+        to_void = p.discard_to_void
         if right_nil:  # played before me in this trick
             card = _set_opposing_nil(
                 legal, hand, unseen, right_card, holder == position - 1, best, following, to_void, suits
@@ -509,13 +510,13 @@ def _tips_card(
             )
             if card >= 0:
                 return card
-    if contract_made and _on(switches, TIP7):
-        return _duck(legal, last, best, following, hand, unseen, _on(switches, TIP10), suits)
+    if contract_made and p.duck_after_contract:
+        return _duck(legal, last, best, following, hand, unseen, p.discard_to_void, suits)
     partner_holds = partnered and holder == position - 2
     partner_led_ace = partnered and position == 2 and holder == 0 and _is_ace(first, suits, spade_ace)
     return _follow(
         legal, hand, unseen, position, last, trick, best, partner_holds, partner_led_ace, following,
-        switches, numbers, suits,
+        p, suits,
     )  # fmt: skip
 
 
@@ -554,7 +555,7 @@ def _opponents_out_of_trumps(
 def tips_kernel(
     hands: np.ndarray, legal: np.ndarray, seats: np.ndarray, bids: np.ndarray, won: np.ndarray,
     on_table: np.ndarray, played: np.ndarray, history: np.ndarray, history_seats: np.ndarray,
-    players: int, position: int, trick: int, switches: int, numbers: tuple[Any, ...], suits: SuitMasks, spade_ace: int,
+    players: int, position: int, trick: int, p: Any, suits: SuitMasks, spade_ace: int,
     spade_king: int, partnered: bool,
 ) -> np.ndarray:  # fmt: skip
     """The `tips` card of every table of a batch (`history` has no columns unless tip 8 needs it).
@@ -588,7 +589,7 @@ def tips_kernel(
             first, second, third = on_table[t, (me + position) % 2], -1, -1
         trumps_out = False
         side_bid = max(seat_bids[ME], 0) + (max(seat_bids[PARTNER], 0) if partnered else 0)
-        if history.shape[1] > 0 and side_bid >= numbers[BIG_BID]:
+        if history.shape[1] > 0 and side_bid >= p.big_bid:
             trumps_out = _opponents_out_of_trumps(left, right, unseen, history[t], history_seats[t], players, suits)
             if not partnered and trumps_out:
                 trumps_out = _opponents_out_of_trumps(
@@ -596,7 +597,7 @@ def tips_kernel(
                 )
         out[t] = _tips_card(
             hands[t], legal[t], unseen, position, position == players - 1, trick, seat_bids, seat_won,
-            first, second, third, switches, numbers, suits, spade_ace, spade_king, trumps_out, partnered,
+            first, second, third, p, suits, spade_ace, spade_king, trumps_out, partnered,
         )  # fmt: skip
     return out
 
@@ -681,8 +682,7 @@ class TipsPlay:
     def __init__(self, params: TipsParams) -> None:
         self.params = params
         self.name = "tips"
-        self.switches = sum(1 << i for i, name in enumerate(SWITCHES) if getattr(params, name))
-        self.numbers = tuple(int(getattr(params, name)) for name in NUMBERS)
+        self.params_record = params_record(params)
 
     def play(self, view: PlayView) -> np.ndarray:
         suits, spade_ace, spade_king = kernel_deck(view.deck)
@@ -693,7 +693,7 @@ class TipsPlay:
             history = history_seats = _no_history(len(view))
         return tips_kernel(
             view.hand, view.legal, view.seat, view.bids, view.tricks_won, view.trick_cards, in_play(view),
-            history, history_seats, view.players, position, view.trick, self.switches, self.numbers, suits,
+            history, history_seats, view.players, position, view.trick, self.params_record, suits,
             spade_ace, spade_king, partnered(view),
         )  # fmt: skip
 
@@ -725,8 +725,7 @@ duck_card = _duck
 cover_partner = _cover_partner
 set_opposing_nil = _set_opposing_nil
 nil_card = _nil_card
-is_on, rank_of, is_ace, low_card, strongest, discard_card, in_order = (
-    _on,
+rank_of, is_ace, low_card, strongest, discard_card, in_order = (
     _rank,
     _is_ace,
     _low_card,
