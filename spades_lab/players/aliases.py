@@ -1,4 +1,4 @@
-"""The old paths of this layer's modules and names, kept working: `spades_lab.players.registry`,
+"""The old paths of this layer's modules and names, kept working: `spades_lab.policies.registry`,
 `from spades_lab.policies import make_player`, and the like.
 
 These modules lived in `spades_lab.policies` before strategies and players were split into two layers.
