@@ -14,7 +14,7 @@ import numpy as np
 
 from spades_lab.cards import Deck, deck_for
 from spades_lab.engine.records import RecordError
-from spades_lab.engine.state import FIRST_PLAY_DECISION, Phase, State, exchange_cards, first_bidder
+from spades_lab.engine.state import Phase, State, exchange_cards, first_bidder, play_step
 from spades_lab.engine.views import ViewContext
 from spades_lab.names import did_you_mean
 from spades_lab.rules import Rules, RulesLike, load_rules
@@ -244,7 +244,7 @@ def _scripted(position: dict[str, Any], state: State, deck: Deck, asked: Phase |
     if phase == Phase.DRAFT:
         turns = position.get("draft", [])
         return np.array([turns[index][1] == "keep"]) if index < len(turns) else None
-    step = state.decision - FIRST_PLAY_DECISION
+    step = play_step(state.decision)
     plays = position.get("plays", [])
     return np.array([deck.card_id(plays[step][1])], dtype=np.int64) if step < len(plays) else None
 
@@ -267,7 +267,7 @@ def _check_scripted(state: State, deck: Deck, answer: Any) -> None:
                 f" exactly {cards} card(s) of its hand {' '.join(deck.labels(hand))}"
             )
     elif phase == Phase.PLAY and not state.is_legal_play(answer)[0]:
-        step = state.decision - FIRST_PLAY_DECISION
+        step = play_step(state.decision)
         legal = " ".join(deck.labels(int(state.legal[0])))
         raise RecordError(f"play {step}: {deck.cards[int(answer[0])]} by seat {seat} is not legal; legal: {legal}")
 

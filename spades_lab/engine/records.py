@@ -21,7 +21,7 @@ from spades_lab.cards import Deck, deck_for
 from spades_lab.engine import rng
 from spades_lab.engine.protocol import PolicyError
 from spades_lab.engine.simulate import HandLog, play_hand
-from spades_lab.engine.state import FIRST_PLAY_DECISION
+from spades_lab.engine.state import play_step
 from spades_lab.engine.views import BidView, BlindView, ExchangeView, PlayView
 from spades_lab.rules import Rules, RulesLike, load_rules
 from spades_lab.tempfiles import remove_orphans
@@ -367,7 +367,7 @@ class _Script:
         return np.asarray(self.passed[self._row(view), view.seat])
 
     def play(self, view: PlayView) -> np.ndarray:
-        return np.asarray(self.cards[self._row(view), view.decision - FIRST_PLAY_DECISION])
+        return np.asarray(self.cards[self._row(view), play_step(view.decision)])
 
 
 def _need(record: dict[str, Any], key: str) -> Any:

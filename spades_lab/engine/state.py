@@ -101,6 +101,11 @@ def play_decision(step: int) -> int:
     return FIRST_PLAY_DECISION + step
 
 
+def play_step(decision: int) -> int:
+    """The play step of a play decision: cards played before it this hand (the inverse of `play_decision`)."""
+    return decision - FIRST_PLAY_DECISION
+
+
 def bid_columns(rules: Rules) -> int:
     """Columns of a legal-bids array: nil, then bids 1..tricks (14; 18 with three players)."""
     return rules.tricks + 1

@@ -29,11 +29,11 @@ from spades_lab.engine.observation import Observation, observe
 from spades_lab.engine.state import (
     DRAFT_DECISION,
     EXCHANGE_DECISION,
-    FIRST_PLAY_DECISION,
     NIL_EXCHANGE_DECISION,
     PublicArrays,
     State,
     exchange_cards,
+    play_step,
 )
 from spades_lab.rules import Rules
 
@@ -332,12 +332,12 @@ class PlayView(_SeenView):
     @property
     def trick(self) -> int:
         """Index of the current trick (0..12)."""
-        return (self.decision - FIRST_PLAY_DECISION) // self.players
+        return play_step(self.decision) // self.players
 
     @property
     def position(self) -> int:
         """0 when leading, players - 1 when playing last to the trick."""
-        return (self.decision - FIRST_PLAY_DECISION) % self.players
+        return play_step(self.decision) % self.players
 
     @property
     def leader(self) -> np.ndarray:
@@ -372,12 +372,12 @@ class PlayView(_SeenView):
     @property
     def plays(self) -> np.ndarray:
         """[n, k] card ids in play order so far."""
-        return self._pub.plays[:, : self.decision - FIRST_PLAY_DECISION]
+        return self._pub.plays[:, : play_step(self.decision)]
 
     @property
     def play_seats(self) -> np.ndarray:
         """[n, k] the seat that played each card of `plays`."""
-        return self._pub.play_seats[:, : self.decision - FIRST_PLAY_DECISION]
+        return self._pub.play_seats[:, : play_step(self.decision)]
 
     @property
     def shown_voids(self) -> np.ndarray:

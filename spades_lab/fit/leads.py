@@ -22,7 +22,7 @@ import numpy as np
 import spades_lab as sl
 from spades_lab import dd
 from spades_lab.engine import PlayView, State
-from spades_lab.engine.state import FIRST_PLAY_DECISION
+from spades_lab.engine.state import play_step
 from spades_lab.engine.views import ViewContext
 from spades_lab.policies.leads import FEATURES, KINDS, LEAD_OPTIONS, LEAD_WEIGHTS, lead_batch, lead_weights, model_leads
 from spades_lab.policies.pimc import score_by_tricks
@@ -125,7 +125,7 @@ def rollout_leads(
     for t in range(13):
         state = _replayed(rules, deck, logs, np.arange(n_hands), t)
         view = PlayView(state, None, state.to_act.copy(), state.decision, context)
-        assert state.decision - FIRST_PLAY_DECISION == 4 * t
+        assert play_step(state.decision) == 4 * t
         card = np.asarray(keep_play.play(view), dtype=np.int64)
         seat = state.to_act.astype(np.int64)
         rows = np.arange(n_hands)

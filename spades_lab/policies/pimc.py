@@ -59,7 +59,7 @@ import numpy as np
 from spades_lab import dd
 from spades_lab.engine import PlayView, State
 from spades_lab.engine.scoring import score_hands
-from spades_lab.engine.state import FIRST_PLAY_DECISION
+from spades_lab.engine.state import play_step
 from spades_lab.engine.views import ViewContext
 from spades_lab.policies.expert import ExpertParams, ExpertPlay
 from spades_lab.policies.nilsearch import nil_broken_values
@@ -304,7 +304,7 @@ def rollout_values(
     m, worlds = hands.shape[:2]
     seat = view.seat[rows].astype(np.int64)
     plays, play_seats = view.plays[rows], view.play_seats[rows]
-    steps = view.decision - FIRST_PLAY_DECISION
+    steps = play_step(view.decision)
     # the hands as dealt to the first trick: the world's unplayed cards plus each seat's plays
     dealt = hands.copy()
     for k in range(steps):
@@ -330,7 +330,7 @@ def rollout_values(
     state.apply(r_card)
     context = ViewContext(rules, deck)
     end = 4 * (13 - leaf)  # the play step at which `leaf` tricks remain
-    while not state.done and state.decision - FIRST_PLAY_DECISION < end:
+    while not state.done and play_step(state.decision) < end:
         seen = PlayView(state, None, state.to_act.copy(), state.decision, context)
         state.apply(np.asarray(play.play(seen), dtype=np.int64))
     partner = (seat + 2) % 4
