@@ -11,10 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-
-@dataclass(frozen=True)
-class NoParams:
-    """This policy takes no parameters."""
+from spades_lab.policies.params import NoParams
 
 
 @dataclass(frozen=True)

@@ -79,12 +79,12 @@ SWITCHES = tuple(f.name for f in fields(TipsParams) if f.type == "bool")
 """The tips' switches, in the order of `TipsParams`."""
 
 
-def params_record(params: object) -> Any:
+def params_record(params: Any) -> Any:
     """A policy's parameters as its compiled code reads them: a numba record with one field per switch (bool) and
     per whole number (int) of the parameter dataclass, under the field's name (`p.duck_after_contract`,
     `p.big_bid`). The fields are sorted by name: `expert`'s record is then a type of its own, not an extension of
     the tips' (which numba would pass to the tips' compiled code as the smaller record, an experimental cast)."""
-    chosen = sorted((f for f in fields(params) if field_type(f) in ("bool", "int")), key=lambda f: f.name)  # type: ignore[arg-type]
+    chosen = sorted((f for f in fields(params) if field_type(f) in ("bool", "int")), key=lambda f: f.name)
     record = np.zeros(1, dtype=[(f.name, np.bool_ if field_type(f) == "bool" else np.int64) for f in chosen])
     for f in chosen:
         record[0][f.name] = getattr(params, f.name)
