@@ -33,16 +33,16 @@ def cached(kernel: Any) -> bool:
 
 def sources_stamp(package_dir: str | os.PathLike[str]) -> str:
     """A stamp of every Python source under `package_dir`: its path, size and modification time, hashed.
-    Any edit, added or removed module changes it."""
+    Any edit, added or removed module changes it; modules generated into `__pycache__` folders do not."""
     root = os.path.realpath(package_dir)
     digest = hashlib.sha1()
-    for folder, dirs, names in sorted(os.walk(root)):
-        dirs.sort()
-        for name in sorted(names):
-            if name.endswith(".py"):
-                path = os.path.join(folder, name)
-                st = os.stat(path)
-                digest.update(f"{os.path.relpath(path, root)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    sources = []
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]  # caches, and the entry modules generated into them
+        sources += [os.path.join(folder, name) for name in names if name.endswith(".py")]
+    for path in sorted(sources):
+        st = os.stat(path)
+        digest.update(f"{os.path.relpath(path, root)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     return digest.hexdigest()
 
 

@@ -49,11 +49,16 @@ def test_every_top_level_module_has_a_layer() -> None:
     assert modules - placed == set(), "add the new module to a layer in pyproject.toml"
 
 
+def _sources() -> list[Path]:
+    """The package's modules (not the entry modules numba's cache generates under `__pycache__`)."""
+    return [p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts]
+
+
 def test_the_bottom_layers_import_nothing_from_above() -> None:
     """An independent check of the contract's lower half, read from the source: a module of cards, rules or
     the engine never imports dd, policies or anything above."""
     rank = {name: i for i, layer in enumerate(reversed(_layers())) for name in layer}
-    for path in PACKAGE.rglob("*.py"):
+    for path in _sources():
         top = path.relative_to(PACKAGE).parts[0].removesuffix(".py")
         if top not in ("cards", "rules", "engine"):
             continue
@@ -65,7 +70,7 @@ def test_the_bottom_layers_import_nothing_from_above() -> None:
 
 def test_no_module_imports_another_modules_private_name() -> None:
     offenders = []
-    for path in PACKAGE.rglob("*.py"):
+    for path in _sources():
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("spades_lab"):
                 private = [a.name for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]

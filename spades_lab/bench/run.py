@@ -164,6 +164,14 @@ def _run_once(names: list[str], hands: int | None, seed: int) -> dict[str, dict[
             mine[f"ratio_vs_{against}"] = round(mine["hands_per_s"] / theirs["hands_per_s"], 3)
             per_cpu = [r["hands"] / max(r["cpu_s"], 1e-9) for r in (mine, theirs)]
             mine[f"cpu_ratio_vs_{against}"] = round(per_cpu[0] / per_cpu[1], 3)
+    if all(name in results for name in ("tournament", "heuristic", "expert")):
+        # the tournament's two players alone: its target is 0.8 of the mean of their engine speeds
+        mine, engines = results["tournament"], [results["heuristic"], results["expert"]]
+        mine["ratio_vs_engine_mean"] = round(
+            mine["hands_per_s"] / statistics.mean(r["hands_per_s"] for r in engines), 3
+        )
+        per_cpu = statistics.mean(r["hands"] / max(r["cpu_s"], 1e-9) for r in engines)
+        mine["cpu_ratio_vs_engine_mean"] = round(mine["hands"] / max(mine["cpu_s"], 1e-9) / per_cpu, 3)
     return results
 
 

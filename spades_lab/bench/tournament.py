@@ -34,8 +34,9 @@ most batch draining at chunk ends. long: no random game reaches 500, so every ga
 expert entrants (pass --entrant), whose games to 500 last about 13 hands."""
 
 
-MIXED = ("counting+tips", "cautious+tips")
-"""The entrants of `spades-lab bench --workload tournament`: two players sharing the tips play part."""
+MIXED = ("counting+tips", "counting+expert")
+"""The entrants of `spades-lab bench --workload tournament`: two players with different play parts, so every
+batch holds two play deciders (the case the fused play loop is for)."""
 
 
 def _timed(rules: Rules, entrants: list[str], games: int, seed: int, workers: int) -> tuple[int, float, float]:
@@ -55,9 +56,10 @@ def tournament_workload(hands: int, seed: int) -> dict[str, float | int]:
     """The whole tournament path (`tournament()`: chunks, tallies, Parquet, summary) of `MIXED` under
     the `expert` workload's rules, on one worker and then on two, about `hands` hands each.
 
-    `hands_per_s` and `cpu_s` are the one-worker figures, which `spades-lab bench` sets beside
-    `heuristic`'s when both run (`ratio_vs_heuristic`, and per CPU second `cpu_ratio_vs_heuristic`,
-    steadier on a shared machine). Two workers run twice: first with a new worker pool, whose
+    `hands_per_s` and `cpu_s` are the one-worker figures, which `spades-lab bench` sets beside the engine's
+    when those run: `ratio_vs_heuristic`, and `ratio_vs_engine_mean` against the mean of `heuristic` and
+    `expert` (the speeds of the two players alone), with per-CPU-second forms (`cpu_ratio_vs_...`), steadier
+    on a shared machine. Two workers run twice: first with a new worker pool, whose
     start-up (imports and kernels of the spawned worker) is then part of the run
     (`speedup_2_workers_cold`), then again on that pool, as every later run of the process would
     (`speedup_2_workers`, the scaling of the play itself). Both are wall over wall, meaningful only

@@ -164,12 +164,18 @@ def apply_play(cards: np.ndarray, actor: np.ndarray, step: int, h: CardPlay, sui
             leader[t] = win_seat[t]
 
 
+@njit(cache=True, inline="always")
+def uniform_card(cards: np.uint64, u: float) -> int:
+    """The floor(u * n)-th of n cards (weakest first): a uniform choice for uniform u (-1 if none)."""
+    return nth(cards, int(u * popcount(cards)))
+
+
 @njit(cache=True)
 def pick_nth_legal(legal: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """The floor(u * n)-th legal card (weakest first) of each table: a uniform choice for uniform u (-1 if none)."""
+    """`uniform_card` of each table's legal cards."""
     out = np.empty(legal.shape[0], dtype=np.int64)
     for t in range(legal.shape[0]):
-        out[t] = nth(legal[t], int(u[t] * popcount(legal[t])))
+        out[t] = uniform_card(legal[t], u[t])
     return out
 
 

@@ -74,9 +74,15 @@ def _require_options(view: AnyView, any_legal: np.ndarray | np.bool_, what: str)
 
 def _fail(policy: Policy, view: AnyView, row: int, what: str, legal: str) -> PolicyError:
     seat, table, hand = int(view.seat[row]), int(view.tables[row]), int(view.hand_number[row])
+    return policy_error(policy.name, (seat, table, hand), what, legal)
+
+
+def policy_error(name: str, where: tuple[int, int, int], what: str, legal: str) -> PolicyError:
+    """The error of policy `name` at (seat, table, hand): what it did, and what the rules allowed."""
+    seat, table, hand = where
     return PolicyError(
-        f"policy {policy.name!r} at seat {seat}, table {table} (hand {hand}): {what}; legal: {legal}",
-        policy=policy.name,
+        f"policy {name!r} at seat {seat}, table {table} (hand {hand}): {what}; legal: {legal}",
+        policy=name,
         seat=seat,
         table=table,
     )

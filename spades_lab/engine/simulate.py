@@ -12,13 +12,23 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from spades_lab.cards import Deck, deck_for
 from spades_lab.engine import rng
-from spades_lab.engine.protocol import Policy, ask_bids, ask_blind, ask_blind_bid, ask_draft, ask_exchange, ask_plays
+from spades_lab.engine.fused import MAX_DECIDERS
+from spades_lab.engine.protocol import (
+    Policy,
+    ask_bids,
+    ask_blind,
+    ask_blind_bid,
+    ask_draft,
+    ask_exchange,
+    ask_plays,
+    policy_error,
+)
 from spades_lab.engine.scoring import game_end
 from spades_lab.engine.state import Phase, State
 from spades_lab.engine.views import BidView, BlindBidView, BlindView, DraftView, ExchangeView, PlayView, ViewContext
@@ -147,6 +157,11 @@ def _joined(arrays: list[np.ndarray | None]) -> np.ndarray | None:
     return np.concatenate(arrays)  # type: ignore[arg-type]
 
 
+FUSED_PLAY = True
+"""Play the cards of a hand in the fused compiled loop when every play decider allows it
+(`spades_lab.engine.fused`). The games are the same either way; False keeps the lockstep path."""
+
+
 class _Seating:
     """Which object decides for each seat, grouped once per hand: seats whose decider is the same
     object are asked together, in one view.
@@ -180,6 +195,19 @@ class _Seating:
                 group_of_seat.append(groups)
             known = self._by_method[method] = (distinct, np.array(group_of_seat, dtype=np.int64))
         return known
+
+    def compiled_play(self, rules: Rules, n: int) -> tuple[list[Policy], list[tuple[Any, Any]], np.ndarray] | None:
+        """(deciders, their (per-table function, record) pairs, [n, seats] decider of each seat) when every
+        play decider is compiled per table and there are at most `fused.MAX_DECIDERS`; else None."""
+        distinct, group_of_seat = self._grouping("play")
+        if len(distinct) > MAX_DECIDERS or not all(hasattr(d, "compiled_play") for d in distinct):
+            return None
+        pairs = [d.compiled_play(rules) for d in distinct]  # type: ignore[attr-defined]
+        if self.lineup is None:
+            who = np.broadcast_to(group_of_seat[0], (n, group_of_seat.shape[1]))
+        else:
+            who = group_of_seat[self.lineup]
+        return distinct, pairs, who
 
     def groups(
         self, method: str, actor: np.ndarray, rows: np.ndarray | None = None
@@ -238,6 +266,20 @@ _ASK: dict[Phase, tuple[str, type, Callable[..., np.ndarray], type]] = {
 ASK = _ASK
 
 
+def _play_out(state: State, deciders: list[Policy], pairs: list[tuple[Any, Any]], who: np.ndarray) -> None:
+    """The rest of the hand in the fused loop; an illegal card raises the lockstep path's PolicyError."""
+    fail = state.play_out(pairs, who)
+    if fail is None:
+        return
+    row, seat, step, card, legal = (int(x) for x in fail)
+    policy = deciders[int(who[row, seat])]
+    deck = state.deck
+    label = deck.cards[card] if 0 <= card < 52 else f"id {card}"
+    where = (seat, int(state.game_id[row]), int(state.hand_number[row]))
+    raise policy_error(policy.name, where, f"card {label} is not a legal play",
+                       " ".join(deck.labels(legal & 0xFFFFFFFFFFFFFFFF)))  # fmt: skip
+
+
 def play_hand(
     rules: Rules,
     policies: Sequence[Policy] | Sequence[Sequence[Policy]],
@@ -265,7 +307,13 @@ def play_hand(
     state = State(rules, game_id, hand_number, hand_keys, dealer, scores, bags, deal=deal, deck=deck)
     context = ViewContext(rules, state.deck)
     while not state.done:
-        method, view_cls, ask, dtype = _ASK[state.point[0]]
+        phase = state.point[0]
+        if phase == Phase.PLAY and FUSED_PLAY:
+            compiled = seating.compiled_play(rules, state.n)
+            if compiled is not None:
+                _play_out(state, *compiled)
+                break
+        method, view_cls, ask, dtype = _ASK[phase]
         state.apply(_decide(seating, state, method, view_cls, ask, context, dtype))
     result = state.score()
     after = scores + result.points

@@ -32,14 +32,17 @@ Action numbering (OpenSpiel Spades, 66 actions; with three players 70, see the b
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Sequence
 from enum import IntEnum
+from typing import Any
 
 import numpy as np
 
 from spades_lab.cards import Deck, deck_for
-from spades_lab.engine import kernels, rng
+from spades_lab.engine import fused, kernels, rng
 from spades_lab.engine.bits import BIT
 from spades_lab.engine.scoring import HandScore, deficit, score_hands
+from spades_lab.engine.turn import game_of
 from spades_lab.rules import SUICIDE_MIN, Rules
 
 
@@ -508,6 +511,30 @@ class State:
             self.draft_keep[:, index] = keep
             kernels.apply_draft(keep, actor, index, self.stock, self.hands, self.discards)
         self._advance()
+
+    def play_out(self, deciders: Sequence[tuple[Any, Any]], who: np.ndarray) -> np.ndarray | None:
+        """Play every remaining card of the hand in one compiled call (`spades_lab.engine.fused`).
+
+        `deciders` are one or two (per-table function, record) pairs, `who` [n, seats] picks each seat's
+        pair. Returns None once the hand is played, else the first illegal card as (table row, seat, play
+        step, card, legal mask bits); the state is then left mid-hand.
+        """
+        phase, _, index = self.point
+        if phase != Phase.PLAY:
+            raise ValueError(f"play_out starts at a play decision; the hand is in phase {phase.name}")
+        (fa, ka), (fb, kb) = deciders[0], deciders[-1]
+        fail = np.full(5, -1, dtype=np.int64)
+        rule = (
+            self._suit_of, not self.rules.spades_break, FIRST_TRICK_MODES[self.rules.first_lead],
+            self._two_of_clubs, FIRST_PLAY_DECISION, index,
+        )  # fmt: skip
+        table = (self.bids, self.bags, self.policy_key, np.ascontiguousarray(who, dtype=np.int64), fail)
+        fused.driver(fa, fb)(self._card_play, table, game_of(self.rules, self.deck), rule, ka, kb)
+        if fail[0] >= 0:
+            return fail
+        self._at = len(self._points)
+        self.to_act = np.full(self.n, -1, dtype=np.int64)
+        return None
 
     def is_legal_play(self, cards: np.ndarray) -> np.ndarray:
         """[n] True where a card id is legal for the seat to play."""

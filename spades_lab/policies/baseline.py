@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
+from numba import njit
 
 from spades_lab.engine import BidView, PlayView
 from spades_lab.engine.bits import BIT
-from spades_lab.engine.kernels import pick_nth_legal, pick_nth_true
+from spades_lab.engine.kernels import pick_nth_legal, pick_nth_true, uniform_card
+from spades_lab.engine.turn import Game, Turn
 from spades_lab.engine.views import BlindBidView, BlindView, DraftView, ExchangeView
 from spades_lab.policies.params import CheckedParams, Ranges, WithoutParams
+from spades_lab.rules import Rules
 
 
 @dataclass(frozen=True)
@@ -47,10 +50,20 @@ class RandomBid:
         return np.where(u < self.blind_rate, number, 0).astype(np.int64)
 
 
+@njit(cache=True)
+def random_at(s: Turn, g: Game, k: Any) -> int:
+    """A uniform legal card of one table, from its draw: `pick_nth_legal`'s choice."""
+    return uniform_card(s.legal, s.u)
+
+
 class RandomPlay(WithoutParams):
     """Plays uniformly among the legal cards, from each table's own random stream."""
 
     name = "random"
+
+    def compiled_play(self, rules: Rules) -> tuple[Any, Any]:
+        """The per-table play function (a uniform legal card from the turn's draw), for the fused loop."""
+        return random_at, 0
 
     def play(self, view: PlayView) -> np.ndarray:
         return pick_nth_legal(view.legal, view.uniform())

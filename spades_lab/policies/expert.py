@@ -110,14 +110,11 @@ from numba import njit
 from spades_lab.engine import PlayView
 from spades_lab.engine.bits import ZERO, above, below, highest, lowest, popcount
 from spades_lab.engine.trick import SuitMasks
+from spades_lab.engine.turn import LEFT, ME, PARTNER, RIGHT, Game, Turn, play_turns
 from spades_lab.policies.leads import combine_weights, lead_weights, model_lead, sure_winners
 from spades_lab.policies.memory import seat_voids, suit_index, void_cards
 from spades_lab.policies.params import Ranges
 from spades_lab.policies.play import (
-    LEFT,
-    ME,
-    PARTNER,
-    RIGHT,
     SWITCHES,
     TipsParams,
     beats,
@@ -126,13 +123,10 @@ from spades_lab.policies.play import (
     discard_card,
     duck_card,
     in_order,
-    in_play,
     is_ace,
-    kernel_deck,
     lead_against_nil,
     lead_card,
     params_record,
-    partnered,
     rank_of,
     set_opposing_nil,
     strongest,
@@ -141,6 +135,7 @@ from spades_lab.policies.play import (
     unseen_above,
     winners,
 )
+from spades_lab.rules import Rules
 
 
 @dataclass(frozen=True)
@@ -589,100 +584,71 @@ def _expert_card(
 
 
 @njit(cache=True)
-def expert_kernel(
-    hands: np.ndarray, legal: np.ndarray, seats: np.ndarray, bids: np.ndarray, won: np.ndarray,
-    on_table: np.ndarray, played: np.ndarray, voids: np.ndarray, bags: np.ndarray,
-    players: int, position: int, trick: int, p: Any, bag_limit: int,
-    suits: SuitMasks, spade_ace: int, spade_king: int, partnered: bool, combined: np.ndarray, lead_margin: float,
-) -> np.ndarray:  # fmt: skip
-    """The `expert` card of every table of a batch (the layout of the tips' kernel, with the engine's shown
-    voids, `PlayView.shown_voids`, in place of the history, plus bags).
-
-    `partnered` is False only in cutthroat (no partner: the seat across is an opponent, bags are the seat's).
-    `combined` and `lead_margin` are `lead_model`'s (see `spades_lab.policies.leads.model_lead`)."""
-    full = suits[0] | suits[1] | suits[2] | suits[3]
-    out = np.empty(hands.shape[0], dtype=np.int64)
+def expert_at(s: Turn, g: Game, k: Any) -> int:
+    """The `expert` card of one table (a per-table play function, see `spades_lab.engine.turn`): the tips'
+    layout, with the engine's shown voids and the side's bags. `k` is (parameters record, bag limit, the
+    lead model's combined weights, its margin; see `spades_lab.policies.leads.model_lead`)."""
+    p, bag_limit, combined, lead_margin = k
+    suits, players, partnered, position = g.suits, g.players, g.partnered, s.position
+    seat_bids, seat_won, unseen, legal, hand = s.bids, s.won, s.unseen, s.legal, s.hand
+    first, second, third = s.first, s.second, s.third
     read = p.read_voids
-    for t in range(hands.shape[0]):
-        me = seats[t]
-        unseen = full & ~(played[t] | hands[t])
-        if players == 4:
-            partner, left, right, leader = (me + 2) % 4, (me + 1) % 4, (me + 3) % 4, (me + 4 - position) % 4
-            seat_bids = (bids[t, me], bids[t, partner], bids[t, left], bids[t, right])
-            seat_won = (won[t, me], won[t, partner], won[t, left], won[t, right])
-            first, second, third = on_table[t, leader], on_table[t, (leader + 1) % 4], on_table[t, (leader + 2) % 4]
-        elif players == 3:  # as the tips: left takes the across slot (see `tips_kernel`)
-            left, right, leader = (me + 1) % 3, (me + 2) % 3, (me + 3 - position) % 3
-            partner = left
-            seat_bids = (bids[t, me], bids[t, left], -1, bids[t, right])
-            seat_won = (won[t, me], won[t, left], 0, won[t, right])
-            first, second, third = on_table[t, leader], on_table[t, (leader + 1) % 3], -1
-        else:
-            partner, left = -1, 1 - me
-            right = left
-            seat_bids = (bids[t, me], -1, -1, bids[t, right])
-            seat_won = (won[t, me], 0, 0, won[t, right])
-            first, second, third = on_table[t, (me + position) % 2], -1, -1
-        # Only the voids a rule reads are looked up: the fourth seat's when third, or second and void, the nil's
-        # when leading to or against a live nil, both opponents' for tip 8.
-        big_bid = max(seat_bids[ME], 0) + (max(seat_bids[PARTNER], 0) if partnered else 0) >= p.big_bid
-        partner_voids = left_voids = right_voids = 0
-        if position == 0:
-            if big_bid or (read and seat_bids[LEFT] == 0 and seat_won[LEFT] == 0):
-                left_voids = seat_voids(voids[t], left)
-            if big_bid or (read and seat_bids[RIGHT] == 0 and seat_won[RIGHT] == 0):
-                right_voids = seat_voids(voids[t], right)
-            if (read and seat_bids[PARTNER] == 0 and seat_won[PARTNER] == 0) or (big_bid and not partnered):
-                partner_voids = seat_voids(voids[t], partner)
-        elif read and position < players - 1 and _reads_fourth_seat(legal[t], position, first, second, unseen,
-                                                                   p, suits):  # fmt: skip
-            left_voids = seat_voids(voids[t], left)
-        trumps_out = False
-        if position == 0 and big_bid:
-            trumps_out = _opponents_out_of_trumps(left_voids, right_voids, unseen, suits)
-            if not partnered:  # the seat across is an opponent too
-                trumps_out = trumps_out and _opponents_out_of_trumps(partner_voids, partner_voids, unseen, suits)
-        rel = (0, partner_voids, left_voids, right_voids) if read else (0, 0, 0, 0)
-        out[t] = _expert_card(
-            hands[t], legal[t], unseen, position, position == players - 1, trick, seat_bids, seat_won,
-            first, second, third, p, suits, spade_ace, spade_king, trumps_out, rel,
-            bags[t, me % 2 if partnered else me], bag_limit, partnered,
-        )  # fmt: skip
-        nil_live = False
-        for k in range(4):
-            nil_live = nil_live or (seat_bids[k] == 0 and seat_won[k] == 0)
-        if position == 0 and players == 4 and partnered and read and p.no_master_into_ruff and not nil_live:
-            allowed = legal[t]
-            left_voids = right_voids = -1
-            for _ in range(3):  # at most one suit dropped per side suit
-                card = out[t]
-                suit = suit_index(card, suits)
-                if suit == 3 or unseen_above(card, unseen, suits) != 0:
-                    break
-                if left_voids < 0:
-                    left_voids = seat_voids(voids[t], left)
-                    right_voids = seat_voids(voids[t], right)
-                if not (_may_ruff(left_voids, suit, unseen, suits) or _may_ruff(right_voids, suit, unseen, suits)):
-                    break
-                allowed &= ~suits[suit]
-                if allowed == ZERO:
-                    break
-                other = _expert_card(
-                    hands[t], allowed, unseen, position, False, trick, seat_bids, seat_won, first, second, third,
-                    p, suits, spade_ace, spade_king, trumps_out, rel, bags[t, me % 2],
-                    bag_limit, partnered,
-                )  # fmt: skip
-                if card_bit(other) & allowed == ZERO:
-                    break  # a rule that reads the hand, not the legal cards (tip 11): keep its card
-                out[t] = other
-        if (
-            position == 0 and players == 4 and partnered and p.lead_model and not nil_live
-            and seat_bids[ME] > 0 and seat_bids[PARTNER] > 0 and seat_won[ME] + seat_won[PARTNER] < seat_bids[ME]
-            + seat_bids[PARTNER] and popcount(hands[t]) > p.last_tricks
-        ):  # fmt: skip
-            seen = (0, seat_voids(voids[t], partner), seat_voids(voids[t], left), seat_voids(voids[t], right))
-            out[t] = model_lead(combined, lead_margin, out[t], hands[t], legal[t], unseen, trick, seat_bids, seat_won,
-                                seen, suits)  # fmt: skip
+    # Only the voids a rule reads are looked up: the fourth seat's when third, or second and void, the nil's
+    # when leading to or against a live nil, both opponents' for tip 8.
+    big_bid = max(seat_bids[ME], 0) + (max(seat_bids[PARTNER], 0) if partnered else 0) >= p.big_bid
+    partner_voids = left_voids = right_voids = 0
+    if position == 0:
+        if big_bid or (read and seat_bids[LEFT] == 0 and seat_won[LEFT] == 0):
+            left_voids = seat_voids(s.voids, s.left)
+        if big_bid or (read and seat_bids[RIGHT] == 0 and seat_won[RIGHT] == 0):
+            right_voids = seat_voids(s.voids, s.right)
+        if (read and seat_bids[PARTNER] == 0 and seat_won[PARTNER] == 0) or (big_bid and not partnered):
+            partner_voids = seat_voids(s.voids, s.partner)
+    elif read and position < players - 1 and _reads_fourth_seat(legal, position, first, second, unseen, p, suits):
+        left_voids = seat_voids(s.voids, s.left)
+    trumps_out = False
+    if position == 0 and big_bid:
+        trumps_out = _opponents_out_of_trumps(left_voids, right_voids, unseen, suits)
+        if not partnered:  # the seat across is an opponent too
+            trumps_out = trumps_out and _opponents_out_of_trumps(partner_voids, partner_voids, unseen, suits)
+    rel = (0, partner_voids, left_voids, right_voids) if read else (0, 0, 0, 0)
+    out = _expert_card(
+        hand, legal, unseen, position, position == players - 1, s.trick, seat_bids, seat_won,
+        first, second, third, p, suits, g.spade_ace, g.spade_king, trumps_out, rel, s.bags, bag_limit, partnered,
+    )  # fmt: skip
+    nil_live = False
+    for i in range(4):
+        nil_live = nil_live or (seat_bids[i] == 0 and seat_won[i] == 0)
+    if position == 0 and players == 4 and partnered and read and p.no_master_into_ruff and not nil_live:
+        allowed = legal
+        left_voids = right_voids = -1
+        for _ in range(3):  # at most one suit dropped per side suit
+            card = out
+            suit = suit_index(card, suits)
+            if suit == 3 or unseen_above(card, unseen, suits) != 0:
+                break
+            if left_voids < 0:
+                left_voids = seat_voids(s.voids, s.left)
+                right_voids = seat_voids(s.voids, s.right)
+            if not (_may_ruff(left_voids, suit, unseen, suits) or _may_ruff(right_voids, suit, unseen, suits)):
+                break
+            allowed &= ~suits[suit]
+            if allowed == ZERO:
+                break
+            other = _expert_card(
+                hand, allowed, unseen, position, False, s.trick, seat_bids, seat_won, first, second, third,
+                p, suits, g.spade_ace, g.spade_king, trumps_out, rel, s.bags, bag_limit, partnered,
+            )  # fmt: skip
+            if card_bit(other) & allowed == ZERO:
+                break  # a rule that reads the hand, not the legal cards (tip 11): keep its card
+            out = other
+    if (
+        position == 0 and players == 4 and partnered and p.lead_model and not nil_live
+        and seat_bids[ME] > 0 and seat_bids[PARTNER] > 0 and seat_won[ME] + seat_won[PARTNER] < seat_bids[ME]
+        + seat_bids[PARTNER] and popcount(hand) > p.last_tricks
+    ):  # fmt: skip
+        seen = (0, seat_voids(s.voids, s.partner), seat_voids(s.voids, s.left), seat_voids(s.voids, s.right))
+        out = model_lead(combined, lead_margin, out, hand, legal, unseen, s.trick, seat_bids, seat_won, seen, suits)
     return out
 
 
@@ -737,13 +703,12 @@ class ExpertPlay:
         self.weights = shipped if weights is None else np.array(weights, dtype=np.float64)
         self.combined = combine_weights(self.weights)  # what the kernel reads (`leads.model_lead`)
 
-    def play(self, view: PlayView) -> np.ndarray:
-        suits, spade_ace, spade_king = kernel_deck(view.deck)
-        rules = view.rules
+    def compiled_play(self, rules: Rules) -> tuple[Any, Any]:
+        """The per-table play function and its record (parameters, the rules' bag limit, the lead model)."""
         threshold = rules.bag_threshold if rules.bag_penalty_enabled else NO_PENALTY
         bag_limit = threshold - self.params.bag_margin
-        return expert_kernel(
-            view.hand, view.legal, view.seat, view.bids, view.tricks_won, view.trick_cards, in_play(view),
-            view.shown_voids, view.bags, view.players, view.position, view.trick, self.params_record, bag_limit, suits, spade_ace, spade_king, partnered(view), self.combined,
-            float(self.params.lead_margin),
-        )  # fmt: skip
+        return expert_at, (self.params_record, bag_limit, self.combined, float(self.params.lead_margin))
+
+    def play(self, view: PlayView) -> np.ndarray:
+        fn, k = self.compiled_play(view.rules)
+        return play_turns(fn, k, view)

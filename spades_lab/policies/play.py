@@ -1,9 +1,10 @@
 """Card-play policies: the cheat sheet's tips (HEURISTICS.md sections 5 and 6) and a greedy baseline.
 
-Both are batch policies: one compiled kernel call per decision loops over the tables of the view,
-so a game of four `counting+tips` players never runs Python per table or per card. The kernels
-read only what a seat may see (its hand, its legal cards, bids, tricks won, the current trick and
-the cards already played) and derive the rest:
+Both are per-table compiled functions (`tips_at`, `greedy_at`) over one seat's `Turn`
+(`spades_lab.engine.turn`): the engine calls them table after table in its fused play loop, or over
+the tables of a view (`play_turns`), so a game of four `counting+tips` players never runs Python per
+table or per card. They read only what a seat may see (its hand, its legal cards, bids, tricks won,
+the current trick, the cards already played and the voids shown) and derive the rest:
 
 - the *unseen* cards: neither in this hand nor played yet (some other seat holds them);
 - a *master*: a card with no unseen card of its suit above it (it wins unless trumped);
@@ -11,7 +12,7 @@ the cards already played) and derive the rest:
 - a side's *contract*: the sum of its non-nil bids, *made* once its non-nil bidders have won
   that many tricks (a nil bidder's tricks never count, as in the scoring);
 - a *live nil*: a seat that bid nil and has not won a trick yet;
-- which opponents have shown out of spades, from the history of plays (read only when leading).
+- which opponents have shown out of spades, from the voids the engine records (read only when leading).
 
 Card ids follow `spades_lab.cards`: suit blocks clubs, diamonds, hearts, trump, each weakest
 first, so a higher id is a stronger card within a suit and every trump outranks every side card.
@@ -36,10 +37,10 @@ from spades_lab.engine import PlayView
 from spades_lab.engine import trick as trick_rules
 from spades_lab.engine.bits import ONE, ZERO, highest, lowest, popcount
 from spades_lab.engine.trick import SuitMasks
+from spades_lab.engine.turn import LEFT, ME, PARTNER, RIGHT, Game, Turn, play_turns
+from spades_lab.policies.memory import seat_voids
 from spades_lab.policies.params import CheckedParams, Ranges, WithoutParams, field_type
-
-ME, PARTNER, LEFT, RIGHT = range(4)
-"""Seats relative to the acting seat, in the kernels' per-table tuples (left plays right after me)."""
+from spades_lab.rules import Rules
 
 # --- parameters --------------------------------------------------------------------------------
 
@@ -530,99 +531,47 @@ def _in_order(k: int, first: int, second: int, third: int) -> int:
     return third if k == 2 else -1
 
 
-@njit(cache=True)
-def _opponents_out_of_trumps(
-    left: int,
-    right: int,
-    unseen: np.uint64,
-    history: np.ndarray,
-    seats: np.ndarray,
-    players: int,
-    suits: SuitMasks,
-) -> bool:
-    """Both opponents have shown out of spades (failed to follow a spade lead), or no spade is unseen."""
+@njit(cache=True, inline="always")
+def _opponents_out_of_trumps(left_voids: int, right_voids: int, unseen: np.uint64, suits: SuitMasks) -> bool:
+    """Tip 8's test, read from the shown voids: both opponents have shown out of spades (failed to follow a
+    spade lead), or no spade is unseen."""
     if unseen & suits[3] == ZERO:
         return True
-    shown_out = 0
-    for i in range(history.shape[0]):
-        led_trump = trick_rules.bit(history[i - i % players]) & suits[3] != ZERO
-        if led_trump and trick_rules.bit(history[i]) & suits[3] == ZERO:
-            shown_out |= 1 << seats[i]
-    return shown_out >> left & 1 == 1 and shown_out >> right & 1 == 1
+    return (left_voids >> 3) & 1 == 1 and (right_voids >> 3) & 1 == 1
 
 
 @njit(cache=True)
-def tips_kernel(
-    hands: np.ndarray, legal: np.ndarray, seats: np.ndarray, bids: np.ndarray, won: np.ndarray,
-    on_table: np.ndarray, played: np.ndarray, history: np.ndarray, history_seats: np.ndarray,
-    players: int, position: int, trick: int, p: Any, suits: SuitMasks, spade_ace: int,
-    spade_king: int, partnered: bool,
-) -> np.ndarray:  # fmt: skip
-    """The `tips` card of every table of a batch (`history` has no columns unless tip 8 needs it).
+def tips_at(s: Turn, g: Game, p: Any) -> int:
+    """The `tips` card of one table (a per-table play function, see `spades_lab.engine.turn`).
 
     In Duel (2 players) the opponent sits on the right and plays the other card of each trick.
-    `partnered` is False in cutthroat, where the seat across is an opponent too, and with three
+    `g.partnered` is False in cutthroat, where the seat across is an opponent too, and with three
     players, where left (the seat two before me in a trick) takes the across slot.
     """
-    full = suits[0] | suits[1] | suits[2] | suits[3]
-    out = np.empty(hands.shape[0], dtype=np.int64)
-    for t in range(hands.shape[0]):
-        me = seats[t]
-        unseen = full & ~(played[t] | hands[t])
-        if players == 4:
-            partner, left, right, leader = (me + 2) % 4, (me + 1) % 4, (me + 3) % 4, (me + 4 - position) % 4
-            seat_bids = (bids[t, me], bids[t, partner], bids[t, left], bids[t, right])
-            seat_won = (won[t, me], won[t, partner], won[t, left], won[t, right])
-            first, second, third = on_table[t, leader], on_table[t, (leader + 1) % 4], on_table[t, (leader + 2) % 4]
-        elif players == 3:
-            # the seat two before me in a trick is left: it takes the across slot (an opponent, not partnered)
-            left, right, leader = (me + 1) % 3, (me + 2) % 3, (me + 3 - position) % 3
-            partner = left
-            seat_bids = (bids[t, me], bids[t, left], -1, bids[t, right])
-            seat_won = (won[t, me], won[t, left], 0, won[t, right])
-            first, second, third = on_table[t, leader], on_table[t, (leader + 1) % 3], -1
-        else:
-            partner, left = -1, 1 - me
-            right = left
-            seat_bids = (bids[t, me], -1, -1, bids[t, right])
-            seat_won = (won[t, me], 0, 0, won[t, right])
-            first, second, third = on_table[t, (me + position) % 2], -1, -1
-        trumps_out = False
-        side_bid = max(seat_bids[ME], 0) + (max(seat_bids[PARTNER], 0) if partnered else 0)
-        if history.shape[1] > 0 and side_bid >= p.big_bid:
-            trumps_out = _opponents_out_of_trumps(left, right, unseen, history[t], history_seats[t], players, suits)
-            if not partnered and trumps_out:
-                trumps_out = _opponents_out_of_trumps(
-                    partner, partner, unseen, history[t], history_seats[t], players, suits
-                )
-        out[t] = _tips_card(
-            hands[t], legal[t], unseen, position, position == players - 1, trick, seat_bids, seat_won,
-            first, second, third, p, suits, spade_ace, spade_king, trumps_out, partnered,
-        )  # fmt: skip
-    return out
+    trumps_out = False
+    side_bid = max(s.bids[ME], 0) + (max(s.bids[PARTNER], 0) if g.partnered else 0)
+    if s.position == 0 and p.pull_trumps_on_big_bid and side_bid >= p.big_bid:
+        trumps_out = _opponents_out_of_trumps(seat_voids(s.voids, s.left), seat_voids(s.voids, s.right), s.unseen,
+                                              g.suits)  # fmt: skip
+        if not g.partnered and trumps_out:
+            across = seat_voids(s.voids, s.partner)
+            trumps_out = _opponents_out_of_trumps(across, across, s.unseen, g.suits)
+    return _tips_card(
+        s.hand, s.legal, s.unseen, s.position, s.position == g.players - 1, s.trick, s.bids, s.won,
+        s.first, s.second, s.third, p, g.suits, g.spade_ace, g.spade_king, trumps_out, g.partnered,
+    )  # fmt: skip
 
 
 @njit(cache=True)
-def greedy_kernel(
-    legal: np.ndarray,
-    seats: np.ndarray,
-    on_table: np.ndarray,
-    players: int,
-    position: int,
-    suits: SuitMasks,
-) -> np.ndarray:
-    """Win cheaply if you can, else play low, at every table of a batch."""
-    out = np.empty(legal.shape[0], dtype=np.int64)
-    for t in range(legal.shape[0]):
-        leader = (seats[t] + players - position) % players
-        best = -1
-        for k in range(position):
-            card = on_table[t, (leader + k) % players]
-            if trick_rules.beats(card, best, suits):
-                best = card
-        winning = trick_rules.winners(legal[t], best, suits) if position > 0 else ZERO
-        out[t] = lowest(winning) if winning != ZERO else _low_card(legal[t], suits)
-    return out
+def greedy_at(s: Turn, g: Game, k: Any) -> int:
+    """Win cheaply if you can, else play low (the `greedy` card of one table)."""
+    best = -1
+    for i in range(s.position):
+        card = _in_order(i, s.first, s.second, s.third)
+        if trick_rules.beats(card, best, g.suits):
+            best = card
+    winning = trick_rules.winners(s.legal, best, g.suits) if s.position > 0 else ZERO
+    return lowest(winning) if winning != ZERO else _low_card(s.legal, g.suits)
 
 
 # --- the policies ------------------------------------------------------------------------------
@@ -633,26 +582,6 @@ def kernel_deck(deck: Deck) -> tuple[tuple[np.uint64, ...], int, int]:
     """The deck as the kernels see it: the four suit masks, and the ids of the ace and king of spades."""
     suits = tuple(np.uint64(m) for m in deck.suit_masks)
     return suits, deck.index.get("AS", -1), deck.index.get("KS", -1)
-
-
-def partnered(view: PlayView) -> bool:
-    """What the kernels' `partnered` says: the relative seats' second slot is a partner (partnership Spades;
-    Duel, which never reaches that slot), not one more opponent (cutthroat, three players)."""
-    return view.players == 2 or (view.players == 4 and view.rules.partnerships)
-
-
-def in_play(view: PlayView) -> np.ndarray:
-    """`view.played` plus the cards out of the deck (three players: the 2 of clubs), so that the kernels'
-    unseen cards are those another seat may hold."""
-    if view.players != 3:
-        return view.played
-    return view.played | np.uint64(1 << view.deck.index["2C"])
-
-
-def _no_history(n: int) -> np.ndarray:
-    empty = np.empty((n, 0), dtype=np.int8)
-    empty.setflags(write=False)
-    return empty
 
 
 class TipsPlay:
@@ -684,18 +613,12 @@ class TipsPlay:
         self.name = "tips"
         self.params_record = params_record(params)
 
+    def compiled_play(self, rules: Rules) -> tuple[Any, Any]:
+        """The per-table play function and its record (the engine's fused loop calls them per table)."""
+        return tips_at, self.params_record
+
     def play(self, view: PlayView) -> np.ndarray:
-        suits, spade_ace, spade_king = kernel_deck(view.deck)
-        position = view.position
-        if position == 0 and self.params.pull_trumps_on_big_bid:
-            history, history_seats = view.plays, view.play_seats
-        else:
-            history = history_seats = _no_history(len(view))
-        return tips_kernel(
-            view.hand, view.legal, view.seat, view.bids, view.tricks_won, view.trick_cards, in_play(view),
-            history, history_seats, view.players, position, view.trick, self.params_record, suits,
-            spade_ace, spade_king, partnered(view),
-        )  # fmt: skip
+        return play_turns(tips_at, self.params_record, view)
 
 
 class GreedyPlay(WithoutParams):
@@ -710,9 +633,12 @@ class GreedyPlay(WithoutParams):
 
     name = "greedy"
 
+    def compiled_play(self, rules: Rules) -> tuple[Any, Any]:
+        """The per-table play function and its (empty) record, for the engine's fused loop."""
+        return greedy_at, 0
+
     def play(self, view: PlayView) -> np.ndarray:
-        suits, _, _ = kernel_deck(view.deck)
-        return greedy_kernel(view.legal, view.seat, view.trick_cards, view.players, view.position, suits)
+        return play_turns(greedy_at, 0, view)
 
 
 # --- compiled pieces shared with the policies built on the tips ---------------------------------
