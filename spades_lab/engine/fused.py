@@ -43,6 +43,7 @@ def play_tables(h: Any, table: Any, game: np.ndarray, rule: Any, fa: Any, ka: An
     suit_of, spades_open, first_mode, two_of_clubs, first_decision, start = rule
     g = game_from(game)
     p = g.players
+    rows = (bids, tricks_won, trick_cards)
     for t in range(hands.shape[0]):
         for step in range(start, plays.shape[1]):
             position = step % p
@@ -53,13 +54,8 @@ def play_tables(h: Any, table: Any, game: np.ndarray, rule: Any, fa: Any, ka: An
                 first_mode if step < p else 0, two_of_clubs,
             )  # fmt: skip
             u = unit(draw(keys[t], np.uint64((first_decision + step) * 256)))
-            turn = turn_of(
-                g, seat, step, (hand, legal, played[t]),
-                (bids[t, 0], bids[t, 1], bids[t, 2 % p], bids[t, 3 % p]),
-                (tricks_won[t, 0], tricks_won[t, 1], tricks_won[t, 2 % p], tricks_won[t, 3 % p]),
-                (trick_cards[t, 0], trick_cards[t, 1], trick_cards[t, 2 % p], trick_cards[t, 3 % p]),
-                (voids[t], bags[t, side_of(g, seat)], u),
-            )  # fmt: skip
+            seen = (voids[t], bags[t, side_of(g, seat)], u)
+            turn = turn_of(g, seat, step, (hand, legal, played[t]), t, rows, seen)
             card = fa(turn, g, ka) if who[t, seat] == 0 else fb(turn, g, kb)
             if card < 0 or card > 63 or (legal >> np.uint64(card)) & ONE == ZERO:
                 fail[0], fail[1], fail[2], fail[3], fail[4] = t, seat, step, card, np.int64(legal)

@@ -107,14 +107,15 @@ def side_of(g: Game, seat: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def turn_of(g: Game, seat: int, step: int, cards: Any, bids: Any, won: Any, on_table: Any, seen: Any) -> Turn:
-    """The `Turn` of `seat` at play `step` of the hand.
+def turn_of(g: Game, seat: int, step: int, cards: Any, t: int, rows: Any, seen: Any) -> Turn:
+    """The `Turn` of `seat` at play `step` of table `t`.
 
-    `cards` is (hand, legal cards, cards played); `bids`, `won` and `on_table` are the table's per-seat
-    values as 4-tuples by absolute seat (slots past the player count are never read); `seen` is (shown
-    voids, the side's bags, the uniform draw). Scalars and tuples only: see the module docstring.
+    `cards` is (hand, legal cards, cards played); `rows` holds the batch's [n, seats] bids, tricks won and
+    cards on the trick, read at row `t` by absolute seat; `seen` is (shown voids, the side's bags, the
+    uniform draw).
     """
     hand, legal, played = cards
+    bids, won, on_table = rows
     players = g.players
     position, trick = step % players, step // players
     full = g.suits[0] | g.suits[1] | g.suits[2] | g.suits[3]
@@ -122,21 +123,22 @@ def turn_of(g: Game, seat: int, step: int, cards: Any, bids: Any, won: Any, on_t
     me = seat
     if players == 4:
         partner, left, right, leader = (me + 2) % 4, (me + 1) % 4, (me + 3) % 4, (me + 4 - position) % 4
-        seat_bids = (bids[me], bids[partner], bids[left], bids[right])
-        seat_won = (won[me], won[partner], won[left], won[right])
-        first, second, third = on_table[leader], on_table[(leader + 1) % 4], on_table[(leader + 2) % 4]
+        seat_bids = (bids[t, me], bids[t, partner], bids[t, left], bids[t, right])
+        seat_won = (won[t, me], won[t, partner], won[t, left], won[t, right])
+        first, second = on_table[t, leader], on_table[t, (leader + 1) % 4]
+        third = on_table[t, (leader + 2) % 4]
     elif players == 3:
         left, right, leader = (me + 1) % 3, (me + 2) % 3, (me + 3 - position) % 3
         partner = left
-        seat_bids = (bids[me], bids[left], -1, bids[right])
-        seat_won = (won[me], won[left], 0, won[right])
-        first, second, third = on_table[leader], on_table[(leader + 1) % 3], -1
+        seat_bids = (bids[t, me], bids[t, left], -1, bids[t, right])
+        seat_won = (won[t, me], won[t, left], 0, won[t, right])
+        first, second, third = on_table[t, leader], on_table[t, (leader + 1) % 3], -1
     else:
         partner, left = -1, 1 - me
         right = left
-        seat_bids = (bids[me], -1, -1, bids[right])
-        seat_won = (won[me], 0, 0, won[right])
-        first, second, third = on_table[(me + position) % 2], -1, -1
+        seat_bids = (bids[t, me], -1, -1, bids[t, right])
+        seat_won = (won[t, me], 0, 0, won[t, right])
+        first, second, third = on_table[t, (me + position) % 2], -1, -1
     voids, bags, u = seen
     return Turn(
         hand, legal, unseen, me, position, trick, seat_bids, seat_won, first, second, third, partner, left, right,
@@ -183,16 +185,8 @@ def play_turns_loop(
     """`play_turns`' loop over the tables of a view. Flat arguments: a tuple crossing into numba costs
     microseconds per call."""
     g = game_from(game)
-    p = g.players
+    rows = (bids, won, on_table)
     for t in range(out.shape[0]):
         me = seats[t]
-        out[t] = fn(
-            turn_of(
-                g, me, step, (hands[t], legal[t], played[t]),
-                (bids[t, 0], bids[t, 1], bids[t, 2 % p], bids[t, 3 % p]),
-                (won[t, 0], won[t, 1], won[t, 2 % p], won[t, 3 % p]),
-                (on_table[t, 0], on_table[t, 1], on_table[t, 2 % p], on_table[t, 3 % p]),
-                (voids[t], bags[t, side_of(g, me)], u[t]),
-            ),
-            g, k,
-        )  # fmt: skip
+        seen = (voids[t], bags[t, side_of(g, me)], u[t])
+        out[t] = fn(turn_of(g, me, step, (hands[t], legal[t], played[t]), t, rows, seen), g, k)
