@@ -126,6 +126,7 @@ from spades_lab.policies.play import (
     is_ace,
     lead_against_nil,
     lead_card,
+    opponents_out_of_trumps,
     params_record,
     rank_of,
     set_opposing_nil,
@@ -608,9 +609,9 @@ def expert_at(s: Turn, g: Game, k: Any) -> int:
         left_voids = seat_voids(s.voids, s.left)
     trumps_out = False
     if position == 0 and big_bid:
-        trumps_out = _opponents_out_of_trumps(left_voids, right_voids, unseen, suits)
+        trumps_out = opponents_out_of_trumps(left_voids, right_voids, unseen, suits)
         if not partnered:  # the seat across is an opponent too
-            trumps_out = trumps_out and _opponents_out_of_trumps(partner_voids, partner_voids, unseen, suits)
+            trumps_out = trumps_out and opponents_out_of_trumps(partner_voids, partner_voids, unseen, suits)
     rel = (0, partner_voids, left_voids, right_voids) if read else (0, 0, 0, 0)
     out = _expert_card(
         hand, legal, unseen, position, position == players - 1, s.trick, seat_bids, seat_won,
@@ -677,14 +678,6 @@ def _reads_fourth_seat(
     following = legal & suit_of(first, suits) != ZERO
     partner_holds = not beats(second, first, suits)
     return partner_holds or (following and winners(legal, second, suits) != ZERO)
-
-
-@njit(cache=True, inline="always")
-def _opponents_out_of_trumps(left_voids: int, right_voids: int, unseen: np.uint64, suits: SuitMasks) -> bool:
-    """Tip 8's test, read from the voids: both opponents have shown out of spades, or no spade is unseen."""
-    if unseen & suits[3] == ZERO:
-        return True
-    return (left_voids >> 3) & 1 == 1 and (right_voids >> 3) & 1 == 1
 
 
 class ExpertPlay:

@@ -651,6 +651,7 @@ duck_card = _duck
 cover_partner = _cover_partner
 set_opposing_nil = _set_opposing_nil
 nil_card = _nil_card
+opponents_out_of_trumps = _opponents_out_of_trumps
 rank_of, is_ace, low_card, strongest, discard_card, in_order = (
     _rank,
     _is_ace,
