@@ -33,7 +33,8 @@ class GameBlock:
 
 Take = Callable[[bool], GameBlock | None]
 """`take(wait)`: the next block, or None. With wait False, None only means "nothing now" (the
-stream asks again after the next hand); with wait True, the batch is empty and None ends the stream."""
+stream asks again after the next hand); with wait True, no game of the batch is in play and None means
+"no more": the stream plays what it has taken and ends."""
 
 
 class GameStream:
@@ -88,8 +89,9 @@ class GameStream:
             fresh_parts: list[tuple[np.ndarray, int, int]] = []
             while free > 0:
                 if current is None or current[2] >= current[3]:
-                    wanted = len(game) == 0 and not fresh_parts
-                    got = take(wanted)
+                    # An empty batch waits to be filled whole: a block handed out a moment ago may still be
+                    # on its way, and a first hand started with one block would run the batch short.
+                    got = take(len(game) == 0)
                     if got is None:
                         current = None
                         break

@@ -59,6 +59,11 @@ def run_inline(tasks: Iterable[ChunkTask], stop: Callable[[], bool] = _never) ->
     yield from play_stream(first, take)
 
 
+IN_FLIGHT_SECONDS = 0.002
+"""How long a player with free tables waits for a chunk before playing its next hand short: a chunk put on
+the queue a moment ago is still in the sending process's feeder thread, and the queue looks empty meanwhile."""
+
+
 class _ToParent:
     """A worker's progress reports, sent to the parent with its other messages (the parent's bar)."""
 
@@ -81,7 +86,7 @@ def _serve(template: ChunkTask, chunks: Any, results: Any) -> None:
         if ended:
             return None
         try:
-            chunk: Chunk | None = chunks.get(block=wait)
+            chunk: Chunk | None = chunks.get(timeout=None if wait else IN_FLIGHT_SECONDS)
         except queue.Empty:
             return None
         ended = chunk is None
@@ -351,7 +356,7 @@ def run_pool(tasks: Iterable[ChunkTask], workers: int, stop: Callable[[], bool] 
             receive(None)
             hand_out()
             try:
-                chunk: Chunk | None = chunks.get(timeout=0.05) if wait else chunks.get_nowait()
+                chunk: Chunk | None = chunks.get(timeout=0.05 if wait else IN_FLIGHT_SECONDS)
             except queue.Empty:
                 if wait:
                     continue
