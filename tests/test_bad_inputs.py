@@ -446,4 +446,4 @@ def test_play_in_python_refuses_a_clock_that_is_no_time_limit(clock) -> None:
     from spades_lab.env.play import play
 
     with pytest.raises(ValueError, match="clock"):
-        play(Rules(), 0, None, None, 1, clock, None)
+        play(Rules(), 0, None, None, 1, clock=clock, save=None)

@@ -1,6 +1,7 @@
 """The package's layers: each imports only those below it, no package has a cycle, and no module reaches
 into another's private names. `make lint` runs the same contracts with `lint-imports`; these tests keep the
-promise visible where the suite runs and show an upward import is caught."""
+promise visible where the suite runs and show an upward import is caught. Functions take records, not long
+argument lists."""
 
 from __future__ import annotations
 
@@ -113,3 +114,24 @@ def test_strategies_know_nothing_of_names() -> None:
         imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
         assert not {m for m in imported if m.startswith("spades_lab.players")}, path.name
         assert "register" not in {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
+
+
+def _is_compiled(node: ast.FunctionDef) -> bool:
+    return any("jit" in ast.unparse(d) for d in node.decorator_list)
+
+
+def test_functions_take_records_not_argument_lists() -> None:
+    """Compiled code takes a few records (a seat's turn, the game, a parameters record), so no compiled
+    function takes more than 8 arguments and no other function more than 8 positional ones (options after
+    them are keyword-only)."""
+    offenders = []
+    for path in _sources():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            args = node.args
+            positional = [a.arg for a in args.posonlyargs + args.args if a.arg not in ("self", "cls")]
+            count = len(positional) + (len(args.kwonlyargs) if _is_compiled(node) else 0)
+            if count > 8:
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name} takes {count}")
+    assert offenders == []

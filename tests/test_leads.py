@@ -18,6 +18,7 @@ from spades_lab.policies.leads import (
     SHORT_LOW,
     SIDE_MASTER,
     WIDTH,
+    Lead,
     card_kind,
     combine_weights,
     lead_inputs,
@@ -65,7 +66,7 @@ def test_lead_option(option: str, legal: str, card: str | None, working: str) ->
 
 
 def test_inputs_name_the_position() -> None:
-    x = lead_inputs(AC, HELD, HELD, UNSEEN, 0, (2, 4, 3, 3), (0, 0, 0, 0), (0, 0, 0, 0), SUITS)
+    x = lead_inputs(Lead(AC, HELD, HELD, UNSEEN, 0, (2, 4, 3, 3), (0, 0, 0, 0), (0, 0, 0, 0)), SUITS)
     n = len(FEATURES)
     assert x.shape == (WIDTH,) and WIDTH == n * (1 + len(KINDS)) + len(KINDS)
     named = dict(zip(FEATURES, x[:n], strict=True))
@@ -82,14 +83,14 @@ def test_model_picks_the_best_option_held_above_the_margin() -> None:
     weights = np.zeros((len(LEAD_OPTIONS) - 1, WIDTH + 1))
     weights[SHORT_LOW - 1, -1] = 0.3
     weights[SIDE_MASTER - 1, -1] = 0.5  # the side master IS the expert's card: not an other option
-    args = (AC, HELD, HELD, UNSEEN, 0, (2, 4, 3, 3), (0, 0, 0, 0), (0, 0, 0, 0), SUITS)
-    assert label(model_lead(combine_weights(weights), 0.2, *args)) == "2D"
-    assert label(model_lead(combine_weights(weights), 0.31, *args)) == "AC"  # below the margin: the card stays
+    lead = Lead(AC, HELD, HELD, UNSEEN, 0, (2, 4, 3, 3), (0, 0, 0, 0), (0, 0, 0, 0))
+    assert label(model_lead(combine_weights(weights), 0.2, lead, SUITS)) == "2D"
+    assert label(model_lead(combine_weights(weights), 0.31, lead, SUITS)) == "AC"  # below the margin: the card stays
     weights[SHORT_LOW - 1, FEATURES.index("needed")] = -0.1  # 0.3 - 0.1 * 6 tricks needed < 0
-    assert label(model_lead(combine_weights(weights), 0.01, *args)) == "AC"
+    assert label(model_lead(combine_weights(weights), 0.01, lead, SUITS)) == "AC"
 
 
-def random_lead(rng: np.random.Generator) -> tuple:
+def random_lead(rng: np.random.Generator) -> Lead:
     """A lead position of any shape: a hand of 1-13 cards, some of the rest played, spades broken or not,
     shown voids, bids and tricks won (me, partner, left, right), and one of the legal cards as the expert's."""
     order = rng.permutation(52)
@@ -106,14 +107,14 @@ def random_lead(rng: np.random.Generator) -> tuple:
     bids = tuple(int(b) for b in rng.integers(1, 7, size=4))
     won = tuple(int(rng.integers(0, b + 1)) for b in bids)
     voids = (0,) + tuple(int(v) for v in rng.integers(0, 16, size=3))
-    return card, held, legal, unseen, 13 - size, bids, won, voids, SUITS
+    return Lead(card, held, legal, unseen, 13 - size, bids, won, voids)
 
 
-def defined_pick(weights: np.ndarray, margin: float, lead: tuple) -> tuple[int, float]:
+def defined_pick(weights: np.ndarray, margin: float, lead: Lead) -> tuple[int, float]:
     """The pick as the model is defined: each held option's `lead_inputs` dot its row, the best reaching the
     margin (the later option on a tie); also how close the decision came to a tie (the smallest gap)."""
     card, held, legal, unseen = lead[:4]
-    x = lead_inputs(*lead)
+    x = lead_inputs(lead, SUITS)
     best, best_score, closest = card, margin, np.inf
     for k in range(weights.shape[0]):
         other = lead_option(k + 1, card, legal, unseen, SUITS)
@@ -139,7 +140,7 @@ def test_model_lead_agrees_with_its_definition(weights_name: str) -> None:
     for _ in range(1000):
         lead = random_lead(rng)
         want, closest = defined_pick(weights, 0.05, lead)
-        got = model_lead(combined, 0.05, *lead)
+        got = model_lead(combined, 0.05, lead, SUITS)
         if closest > 1e-9:
             assert got == want, (label(got), label(want), lead)
         changed += want != lead[0]
@@ -218,7 +219,7 @@ def test_rollout_keep_replays_the_hand_and_options_differ() -> None:
     tricks = np.concatenate([log.tricks for log in logs])
     hand, side = leads.side_hand // 2, leads.side_hand % 2
     rows = np.arange(len(leads.side_hand))
-    keep = leads.values[rows, leads.args[0]]
+    keep = leads.values[rows, leads.batch.cards]
     assert len(rows) > 40 and leads.side_hands == 24
     np.testing.assert_array_equal(keep, tricks[hand, side] + tricks[hand, side + 2])
     assert np.all(leads.gains[:, 0] == 0)
@@ -226,7 +227,7 @@ def test_rollout_keep_replays_the_hand_and_options_differ() -> None:
     picked = np.take_along_axis(leads.values, np.maximum(leads.options, 0), axis=1)
     np.testing.assert_array_equal(leads.gains[held], (picked - keep[:, None])[held])
     assert np.any(leads.gains[:, 1:] != 0)
-    contract = by_target["contract"].values[rows, leads.args[0]]
+    contract = by_target["contract"].values[rows, leads.batch.cards]
     assert np.all(contract <= keep)
 
 

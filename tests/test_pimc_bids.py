@@ -42,18 +42,24 @@ def test_a_nil_gets_fewer_honours_and_a_big_bid_more() -> None:
     played = np.zeros_like(known)
     seat = np.zeros(len(keys), dtype=np.int64)
     uniform = sample_worlds(keys, known, unseen, room, forbidden, 32)
-    weighted = weigh_by_bids(keys, known, unseen, room, forbidden, 32, played, bids, seat, 0.5, 8, DECK)
+    weighted = weigh_by_bids(
+        keys, known, unseen, room, forbidden, 32, played, bids, seat=seat, bid_weight=0.5, oversample=8, deck=DECK
+    )
     assert weighted.shape == uniform.shape
     assert np.all(weighted[:, :, 0] == known[:, None, 0])
     assert np.all(weighted[:, :, 1] | weighted[:, :, 2] | weighted[:, :, 3] == unseen[:, None])
     assert _honours(weighted, 1) < _honours(uniform, 1) - 0.5
     assert _honours(weighted, 3) > _honours(uniform, 3) + 0.5
-    flat = weigh_by_bids(keys, known, unseen, room, forbidden, 32, played, bids, seat, 0.0, 8, DECK)
+    flat = weigh_by_bids(
+        keys, known, unseen, room, forbidden, 32, played, bids, seat=seat, bid_weight=0.0, oversample=8, deck=DECK
+    )
     assert abs(_honours(flat, 1) - _honours(uniform, 1)) < 0.3
-    again = weigh_by_bids(keys, known, unseen, room, forbidden, 32, played, bids, seat, 0.5, 8, DECK)
+    again = weigh_by_bids(
+        keys, known, unseen, room, forbidden, 32, played, bids, seat=seat, bid_weight=0.5, oversample=8, deck=DECK
+    )
     assert np.array_equal(weighted, again)
     one = weigh_by_bids(keys[3:4], known[3:4], unseen[3:4], room[3:4], forbidden[3:4], 32, played[3:4], bids[3:4],
-                        seat[3:4], 0.5, 8, DECK)  # fmt: skip
+                        seat=seat[3:4], bid_weight=0.5, oversample=8, deck=DECK)  # fmt: skip
     assert np.array_equal(one[0], weighted[3])  # a table's worlds do not depend on the other tables
 
 
@@ -70,7 +76,9 @@ def test_the_count_is_of_the_whole_hand_cards_played_included() -> None:
         played = np.zeros_like(known)
         played[:, 1] = gone
         left = unseen & ~gone
-        picks[name] = weigh_by_bids(keys, known, left, room, forbidden, 32, played, bids, seat, 0.5, 8, DECK)
+        picks[name] = weigh_by_bids(
+            keys, known, left, room, forbidden, 32, played, bids, seat=seat, bid_weight=0.5, oversample=8, deck=DECK
+        )
     assert _honours(picks["aces"], 1) < _honours(picks["low"], 1) - 0.3
 
 

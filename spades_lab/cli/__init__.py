@@ -189,7 +189,7 @@ def _play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else int(time.time() * 1000) % 1_000_000
     # checked before the table is shown: a bad path must not cost a played hand
     save = None if args.save.lower() == "none" else check_output_file(args.save, [args.rules], option="--save")
-    return play(rules, seat, args.partner, args.opponents, seed, args.clock, save)
+    return play(rules, seat, args.partner, args.opponents, seed, clock=args.clock, save=save)
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -175,7 +175,7 @@ def solve(
     _check_leaders(hands, lead, s)
     brk = _broken(broken, n, s)
     _announce_compile(solve_batch)
-    side0 = solve_batch(hands, lead, brk, s.players, s.first_rule, np.full(n, -1, dtype=np.int64), UNCAPPED, *s.arrays)
+    side0 = solve_batch(hands, lead, brk, s.players, s.first_rule, np.full(n, -1, dtype=np.int64), UNCAPPED, s.arrays)
     size = np.bitwise_count(hands[:, 0]).astype(np.int64)
     return np.stack([side0, size - side0], axis=1)
 
@@ -203,7 +203,7 @@ def nil_tricks(
     brk = _broken(broken, n, s)
     limit = UNCAPPED if cap is None else min(int(cap), UNCAPPED)
     _announce_compile(solve_batch)
-    return solve_batch(hands, lead, brk, s.players, s.first_rule, nil, limit, *s.arrays)
+    return solve_batch(hands, lead, brk, s.players, s.first_rule, nil, limit, s.arrays)
 
 
 def card_values(
@@ -232,7 +232,7 @@ def card_values(
     brk = _broken(broken, n, s)
     _check_world(hands, trick, lead, s)
     _announce_compile(values_batch)
-    return values_batch(hands, trick, lead, brk, s.players, s.first_rule, *s.arrays)
+    return values_batch(hands, trick, lead, brk, s.players, s.first_rule, s.arrays)
 
 
 def _check_world(hands: np.ndarray, trick: np.ndarray, lead: np.ndarray, s: Solver) -> None:

@@ -21,7 +21,7 @@ trick among the cards of the led suit or trump is simply the highest id, for eve
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -34,6 +34,8 @@ from spades_lab.dd.tt import (
     META_NODES,
     NO_LOWER,
     NO_UPPER,
+    PositionKey,
+    TransTable,
     position_code,
     tt_probe,
     tt_save,
@@ -58,6 +60,58 @@ MAX_MOVES = 16
 
 UNCAPPED = 64
 """`best_value`'s cap when the exact value is wanted: more tricks than any hand has."""
+
+
+class Trick(NamedTuple):
+    """The trick in progress, as a search carries it from card to card: `k` cards on it, the suit led,
+    the card that holds it and its seat (-1 each before the lead), and its cards as a mask."""
+
+    k: int
+    led_suit: int
+    win_card: int
+    win_seat: int
+    mask: np.uint64
+
+
+class Setting(NamedTuple):
+    """What a search asks, fixed from its root down: the seats at the table, the first-trick rule for
+    the root's trick (no later trick has one), and the objective: side 0's tricks, or with
+    `nil_seat` >= 0 the tricks that seat is held to."""
+
+    players: int
+    first_rule: int
+    nil_seat: int
+
+
+class Stack(NamedTuple):
+    """The search's working stack, one row per depth (see `new_stack`): `planes` int64 [depth, plane,
+    MAX_MOVES] (the node's moves, their scores, its frame) and `masks` uint64 [depth, 16] (its card masks)."""
+
+    planes: np.ndarray
+    masks: np.ndarray
+
+
+class DeckTables(NamedTuple):
+    """The rules' deck as the search reads it: each card id's suit, and each suit's cards as a mask."""
+
+    suit_of: np.ndarray
+    suit_masks: np.ndarray
+
+
+class Workspace(NamedTuple):
+    """A solver's working memory and deck tables (the transposition table, the stack, the deck), one
+    argument for the entry points and `probe`. The helpers a node calls take only the parts they read:
+    numba passes a record's fields as separate machine arguments, all of them copied at every call."""
+
+    table: TransTable
+    stack: Stack
+    deck: DeckTables
+
+
+@njit(cache=True, inline="always")
+def no_trick() -> Trick:
+    """A trick boundary: no card on the trick yet."""
+    return Trick(0, -1, -1, -1, ZERO)
 
 
 @njit(cache=True, inline="always")
@@ -261,14 +315,8 @@ def _order_moves(
     hands: np.ndarray,
     players: int,
     seat: int,
-    leading: bool,
-    last: bool,
-    third: bool,
-    led_suit: int,
-    win_card: int,
-    win_seat: int,
-    suit_of: np.ndarray,
-    suit_masks: np.ndarray,
+    trick: Trick,
+    deck: DeckTables,
     moves: np.ndarray,
     scores: np.ndarray,
 ) -> int:
@@ -278,6 +326,9 @@ def _order_moves(
     Follows: the cheapest card that wins the trick for good; under a partner who holds the trick,
     the lowest card; otherwise the lowest card (second hand low).
     """
+    suit_of, suit_masks = deck
+    k, led_suit, win_card, win_seat, _ = trick
+    leading, last, third = k == 0, k == players - 1, k == 2 and players == 4
     n = 0
     trump = suit_masks[3]
     if players == 4:
@@ -439,7 +490,7 @@ def _last_trick(
     return (1 if side_of(win_seat) == 0 else 0), rel
 
 
-# The search walks its tree with an explicit stack (one row of `stack` and `stack_masks` per depth:
+# The search walks its tree with an explicit stack (one row of a `Stack`'s planes and masks per depth:
 # the node's moves, their scores and its frame) rather than by recursion, because numba can cache
 # a loop but not a self-recursive function: a new process loads the compiled search from the cache
 # in a moment instead of compiling it for tens of seconds. Without NRT (`_nrt`, numba's flag; probe
@@ -459,33 +510,32 @@ STACK_DEPTH = 64
 """Rows of the stack: one per card played below the root, 52 at most."""
 
 
-def new_stack() -> tuple[np.ndarray, np.ndarray]:
-    """The search's working stack: `stack` [depth, plane, MAX_MOVES] int64 and `stack_masks` [depth, 16] uint64."""
-    return np.zeros((STACK_DEPTH, 3, MAX_MOVES), dtype=np.int64), np.zeros((STACK_DEPTH, 16), dtype=np.uint64)
+def new_stack() -> Stack:
+    """The search's working stack, zeroed."""
+    return Stack(np.zeros((STACK_DEPTH, 3, MAX_MOVES), dtype=np.int64), np.zeros((STACK_DEPTH, 16), dtype=np.uint64))
 
 
 @njit(cache=True, **_NO_NRT)
 def _known_bound(
     hands: np.ndarray,
-    players: int,
     leader: int,
     broken: bool,
     target: int,
-    nil_seat: int,
-    rem: int,
-    everyone: np.uint64,
-    shape: np.uint64,
-    w0: np.uint64,
-    w1: np.uint64,
-    tt_index: np.ndarray,
-    tt_keys: np.ndarray,
-    tt_meta: np.ndarray,
+    key: PositionKey,
+    setting: Setting,
+    table: TransTable,
     suit_masks: np.ndarray,
 ) -> tuple[int, np.uint64]:
-    """At a trick boundary: 1 when side 0 surely takes `target` of the `rem` tricks left, -1 when it
-    surely cannot, 0 when the table and the bounds do not tell; with the cards whose ranks the proof
-    used. A bound found here is saved in the table."""
-    verdict, rel = tt_probe(tt_index, tt_keys, tt_meta, shape, w0, w1, target, everyone, suit_masks)
+    """At a trick boundary: 1 when side 0 surely takes `target` of the tricks left, -1 when it surely
+    cannot, 0 when the table and the bounds do not tell; with the cards whose ranks the proof used.
+    A bound found here is saved in the table.
+
+    It takes the table and the suit masks, not the whole `Workspace` (see there): it is called at most
+    trick boundaries."""
+    players, nil_seat = setting.players, setting.nil_seat
+    everyone = key.everyone
+    rem = popcount(hands[leader])
+    verdict, rel = tt_probe(table, key, target, suit_masks)
     if verdict != 0:
         return verdict, rel
     top_trump = highest(everyone & suit_masks[3])
@@ -493,16 +543,16 @@ def _known_bound(
         # the highest trump wins the trick it falls on, so its holder takes at least one
         if target <= 1 and top_trump >= 0 and hands[nil_seat] & BIT[top_trump] != ZERO:
             rel = BIT[top_trump]
-            tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, 1, NO_UPPER)
+            tt_save(table, key, rel, suit_masks, 1, NO_UPPER)
             return 1, rel
         return 0, ZERO
     qt, rel = quick_tricks(hands, players, leader, broken, suit_masks)
     if side_of(leader) == 0:
         if qt >= target:
-            tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, qt, NO_UPPER)
+            tt_save(table, key, rel, suit_masks, qt, NO_UPPER)
             return 1, rel
     elif rem - qt < target:
-        tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - qt)
+        tt_save(table, key, rel, suit_masks, NO_LOWER, rem - qt)
         return -1, rel
     if top_trump < 0 and players == 4:
         # no trumps left: when an opponent tops every suit the leader can lead, the first
@@ -522,10 +572,10 @@ def _known_bound(
             rel |= BIT[their]
         if lost:
             if side_of(leader) == 0 and target >= rem:
-                tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - 1)
+                tt_save(table, key, rel, suit_masks, NO_LOWER, rem - 1)
                 return -1, rel
             if side_of(leader) == 1 and target <= 1:
-                tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, 1, NO_UPPER)
+                tt_save(table, key, rel, suit_masks, 1, NO_UPPER)
                 return 1, rel
     if top_trump >= 0:
         # a hand holding the top trumps in sequence wins a trick with each of them
@@ -543,10 +593,10 @@ def _known_bound(
         sure = popcount(hands[holder] & suit_masks[3] & ~below(run))
         rel = BIT[run]
         if side_of(holder) == 1 and target > rem - sure:
-            tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - sure)
+            tt_save(table, key, rel, suit_masks, NO_LOWER, rem - sure)
             return -1, rel
         if side_of(holder) == 0 and target <= sure:
-            tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, sure, NO_UPPER)
+            tt_save(table, key, rel, suit_masks, sure, NO_UPPER)
             return 1, rel
         # each trump of one hand above every opposing trump takes a trick for its side (it
         # wins the trick it falls on unless the partner's card beats it), one trick per card
@@ -572,9 +622,9 @@ def _known_bound(
                 best_mine ^= BIT[lowest(best_mine)]
             rel = BIT[lowest(best_mine)]
             if side == 1:
-                tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, NO_LOWER, rem - need)
+                tt_save(table, key, rel, suit_masks, NO_LOWER, rem - need)
                 return -1, rel
-            tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel, everyone, suit_masks, need, NO_UPPER)
+            tt_save(table, key, rel, suit_masks, need, NO_UPPER)
             return 1, rel
     return 0, ZERO
 
@@ -582,44 +632,40 @@ def _known_bound(
 @njit(cache=True, **_NO_NRT)
 def probe(
     hands: np.ndarray,
-    players: int,
     leader: int,
     broken: bool,
-    k: int,
-    led_suit: int,
-    win_card: int,
-    win_seat: int,
-    trick_mask: np.uint64,
+    trick: Trick,
     target: int,
-    first_rule: int,
     depth: int,
-    nil_seat: int,
-    tt_index: np.ndarray,
-    tt_keys: np.ndarray,
-    tt_meta: np.ndarray,
-    stack: np.ndarray,
-    stack_masks: np.ndarray,
-    suit_of: np.ndarray,
-    suit_masks: np.ndarray,
+    setting: Setting,
+    work: Workspace,
 ) -> tuple[bool, np.uint64]:
-    """Can side 0 take `target` of the tricks from the current one (k cards on it) to the end?
+    """Can side 0 take `target` of the tricks from the current `trick` (led by `leader`) to the end?
 
     Returns the answer and the cards whose ranks the proof used (see `tt`): every card that won
     a trick by beating a card of its own suit, or that a bound relied on.
-    `hands` holds the unplayed cards (it is changed and restored); `trick_mask` the cards on the
-    current trick; `depth` is the stack row of this node (its children use the rows below it).
-    With `nil_seat` >= 0 the objective is the nil one instead: the nil seat's opponents try to
-    make it take `target` tricks (counting only tricks it wins itself), its partner helps it.
+    `hands` holds the unplayed cards (it is changed and restored); `depth` is the stack row of this
+    node (its children use the rows below it). With the setting's `nil_seat` >= 0 the objective is
+    the nil one instead: the nil seat's opponents try to make it take `target` tricks (counting only
+    tricks it wins itself), its partner helps it.
 
     The walk is depth first: entering a node applies the bounds and orders its moves; each move
     pushes the child's position (the node's frame is saved in its stack row); a child's answer
     resumes its parent, which cuts (one card decides the node) or tries its next move.
     """
+    players, first_rule, nil_seat = setting
+    k, led_suit, win_card, win_seat, trick_mask = trick
+    table, deck = work.table, work.deck
+    stack, stack_masks = work.stack
+    suit_of, suit_masks = deck
+    tt_meta = table.meta
     max_side = 0 if nil_seat < 0 else 1 - side_of(nil_seat)
     d = depth
     ok, rel = False, ZERO  # the answer of the node just finished
     seat = n = killer = i = c = n_win = 0
     result = stored = False
+    # the table key's parts as plain locals, a `PositionKey` made only for each call: kept as one record
+    # across the loop, the key made the compiled walk about a tenth slower
     hand = legal = separators = rel_all = skip = shape = w0 = w1 = everyone = t_mask = ZERO
     entering = True
     while True:
@@ -642,9 +688,9 @@ def probe(
                     got, rel = _last_trick(hands, players, leader, nil_seat, suit_of)
                     ok, answered = got >= target, True
             if stored and not answered:
-                shape, w0, w1 = position_code(hands, players, leader, broken, nil_seat, suit_masks)
-                verdict, rel = _known_bound(hands, players, leader, broken, target, nil_seat, rem, everyone, shape, w0,
-                                            w1, tt_index, tt_keys, tt_meta, suit_masks)  # fmt: skip
+                shape, w0, w1, _ = position_code(hands, players, leader, broken, nil_seat, suit_masks)
+                key = PositionKey(shape, w0, w1, everyone)
+                verdict, rel = _known_bound(hands, leader, broken, target, key, setting, table, suit_masks)
                 if verdict != 0:
                     ok, answered = verdict > 0, True
             if not answered:
@@ -653,8 +699,8 @@ def probe(
                 legal = legal_mask(hand, boundary, led_suit, broken, first_rule, suit_masks)
                 separators = trick_mask | (everyone & ~hand)
                 reps = representatives(legal, separators, suit_masks)
-                n = _order_moves(reps, hands, players, seat, boundary, k == players - 1, k == 2 and players == 4, led_suit,
-                                 win_card, win_seat, suit_of, suit_masks, stack[d, MOVES], stack[d, SCORES])  # fmt: skip
+                n = _order_moves(reps, hands, players, seat, Trick(k, led_suit, win_card, win_seat, trick_mask), deck,
+                                 stack[d, MOVES], stack[d, SCORES])  # fmt: skip
                 killer = -1
                 if stored:
                     # the killer lead: the card that last decided a trick-boundary node with this many tricks
@@ -750,11 +796,11 @@ def probe(
                 entering = True
                 continue
             if stored:
+                key = PositionKey(shape, w0, w1, everyone)
                 if result:
-                    tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel_all, everyone, suit_masks, target, NO_UPPER)
+                    tt_save(table, key, rel_all, suit_masks, target, NO_UPPER)
                 else:
-                    tt_save(tt_index, tt_keys, tt_meta, shape, w0, w1, rel_all, everyone, suit_masks, NO_LOWER,
-                            target - 1)  # fmt: skip
+                    tt_save(table, key, rel_all, suit_masks, NO_LOWER, target - 1)
             ok, rel = result, rel_all
         # node d has its answer (ok, rel): give it to its parent
         if d == depth:
@@ -764,55 +810,42 @@ def probe(
 
 
 @njit(cache=True)
-def trick_state(
-    trick: np.ndarray, k: int, leader: int, players: int, suit_of: np.ndarray
-) -> tuple[int, int, int, np.uint64]:
-    """Led suit, winning card, winning seat and card mask of a trick with `k` cards (play order)."""
+def trick_state(cards: np.ndarray, k: int, leader: int, players: int, suit_of: np.ndarray) -> Trick:
+    """The trick whose first `k` cards (play order from `leader`) are `cards`."""
     if k == 0:
-        return -1, -1, -1, ZERO
-    led = suit_of[trick[0]]
-    win_card = trick[0]
+        return no_trick()
+    win_card = cards[0]
     win_seat = leader
-    mask = BIT[trick[0]]
+    mask = BIT[cards[0]]
     for j in range(1, k):
-        c = trick[j]
+        c = cards[j]
         mask |= BIT[c]
         if takes(c, suit_of[c], win_card, suit_of[win_card]):
             win_card = c
             win_seat = (leader + j) % players
-    return led, win_card, win_seat, mask
+    return Trick(k, suit_of[cards[0]], win_card, win_seat, mask)
 
 
 @njit(cache=True)
 def best_value(
     hands: np.ndarray,
-    players: int,
     leader: int,
     broken: bool,
-    trick: np.ndarray,
-    k: int,
-    first_rule: int,
-    nil_seat: int,
+    trick: Trick,
     guess: int,
     cap: int,
-    tt_index: np.ndarray,
-    tt_keys: np.ndarray,
-    tt_meta: np.ndarray,
-    stack: np.ndarray,
-    stack_masks: np.ndarray,
-    suit_of: np.ndarray,
-    suit_masks: np.ndarray,
+    setting: Setting,
+    work: Workspace,
 ) -> int:
-    """Exact tricks side 0 takes from the current trick (with `k` cards on it) to the end.
+    """Exact tricks side 0 takes from the current `trick` (led by `leader`) to the end.
 
-    With `nil_seat` >= 0: the tricks the nil seat is held to (its opponents maximise them).
+    With the setting's `nil_seat` >= 0: the tricks the nil seat is held to (its opponents maximise them).
     `guess` (-1 for none) is a likely value, e.g. a sibling card's: the search steps from it
     before falling back to bisection; it changes the work, never the result. The answer is
     min(value, `cap`): a caller that needs only "at least one trick?" (is a nil broken) asks
     `cap` = 1 and pays one probe instead of a bisection over 0..13."""
     last_ok = False
-    led, win_card, win_seat, mask = trick_state(trick, k, leader, players, suit_of)
-    rem = popcount(hands[leader]) + (1 if k > 0 else 0)
+    rem = popcount(hands[leader]) + (1 if trick.k > 0 else 0)
     lo, hi = 0, min(rem, cap)
     steps = 0
     while lo < hi:
@@ -825,8 +858,7 @@ def best_value(
             steps += 1
         else:
             mid = (lo + hi + 1) // 2
-        ok, _ = probe(hands, players, leader, broken, k, led, win_card, win_seat, mask, mid, first_rule, 0, nil_seat,
-                      tt_index, tt_keys, tt_meta, stack, stack_masks, suit_of, suit_masks)  # fmt: skip
+        ok, _ = probe(hands, leader, broken, trick, mid, 0, setting, work)
         last_ok = ok
         if ok:
             lo = mid
@@ -841,28 +873,21 @@ def card_values(
     players: int,
     leader: int,
     broken: bool,
-    trick: np.ndarray,
-    k: int,
+    trick: Trick,
     first_rule: int,
-    tt_index: np.ndarray,
-    tt_keys: np.ndarray,
-    tt_meta: np.ndarray,
-    stack: np.ndarray,
-    stack_masks: np.ndarray,
-    suit_of: np.ndarray,
-    suit_masks: np.ndarray,
+    work: Workspace,
     out: np.ndarray,
 ) -> None:
-    """DD value of every card for the seat to act: its side's tricks from the current trick to the end.
+    """DD value of every card for the seat to act: its side's tricks from the current `trick` to the end.
 
     `out` (length 52 or more, by card id) gets -1 for cards the seat may not play. Cards of one run
-    (see `representatives`) are searched once and share the value. `hands` is restored on return;
-    `trick` (play order, `k` cards) is used as scratch beyond index k.
+    (see `representatives`) are searched once and share the value. `hands` is restored on return.
     """
+    suit_of, suit_masks = work.deck
+    k, led, win_card, win_seat, mask = trick
     for c in range(out.shape[0]):
         out[c] = -1
     seat = (leader + k) % players
-    led, win_card, win_seat, mask = trick_state(trick, k, leader, players, suit_of)
     hand = hands[seat]
     legal = legal_mask(hand, k == 0, led, broken, first_rule, suit_masks)
     separators = mask
@@ -876,17 +901,17 @@ def card_values(
     while m != ZERO:
         c = lowest(m)
         m &= m - ONE
-        hands[seat] = hand ^ BIT[c]
-        trick[k] = c
+        bit = BIT[c]
+        n_led, n_win, n_seat = trick_after(c, seat, k, led, win_card, win_seat, suit_of)
+        hands[seat] = hand ^ bit
         if k + 1 == players:
-            _, _, w_seat, t_mask = trick_state(trick, players, leader, players, suit_of)
-            gained = 1 if side_of(w_seat) == 0 else 0
-            n_broken = broken or t_mask & suit_masks[3] != ZERO
-            v0 = gained + best_value(hands, players, w_seat, n_broken, trick, 0, FIRST_FREE, -1, prev - gained, UNCAPPED,
-                                     tt_index, tt_keys, tt_meta, stack, stack_masks, suit_of, suit_masks)  # fmt: skip
+            gained = 1 if side_of(n_seat) == 0 else 0
+            n_broken = broken or (mask | bit) & suit_masks[3] != ZERO
+            v0 = gained + best_value(hands, n_seat, n_broken, no_trick(), prev - gained, UNCAPPED,
+                                     Setting(players, FIRST_FREE, -1), work)  # fmt: skip
         else:
-            v0 = best_value(hands, players, leader, broken, trick, k + 1, first_rule, -1, prev, UNCAPPED,
-                            tt_index, tt_keys, tt_meta, stack, stack_masks, suit_of, suit_masks)  # fmt: skip
+            v0 = best_value(hands, leader, broken, Trick(k + 1, n_led, n_win, n_seat, mask | bit), prev, UNCAPPED,
+                            Setting(players, first_rule, -1), work)  # fmt: skip
         hands[seat] = hand
         prev = v0
         out[c] = v0 if side_of(seat) == 0 else total - v0

@@ -15,9 +15,14 @@ from spades_lab.dd.search import (
     FIRST_FREE,
     FIRST_LOWEST_CLUBS,
     FIRST_TWO_OF_CLUBS,
+    DeckTables,
+    Setting,
+    Workspace,
     best_value,
     card_values,
     new_stack,
+    no_trick,
+    trick_state,
 )
 from spades_lab.dd.tt import (
     DEFAULT_BITS,
@@ -48,8 +53,8 @@ FIRST_RULES = {"left_of_dealer": FIRST_FREE, "two_of_clubs": FIRST_TWO_OF_CLUBS,
 class Solver:
     """Working memory of the search for one rules' deck and number of players.
 
-    `arrays` is the tuple (tt_index, tt_keys, tt_meta, stack, stack_masks, suit_of, suit_masks)
-    that the numba-level functions take after their position arguments.
+    `arrays` is the `search.Workspace` record (transposition table, stack, deck tables) that the
+    numba-level functions take after their position arguments.
     """
 
     def __init__(self, rules: RulesLike = None, tt_bits: int = DEFAULT_BITS) -> None:
@@ -73,24 +78,22 @@ class Solver:
         self.deck: Deck = deck_for(self.rules.deck)
         self.players = self.rules.players
         self.first_rule = FIRST_RULES[self.rules.first_lead]
-        tt_index, tt_keys, tt_meta = new_table(tt_bits)
-        stack, stack_masks = new_stack()
-        suit_of = self.deck.suit_of.astype(np.int64)
-        suit_masks = self.deck.suit_masks.copy()
-        self.arrays = (tt_index, tt_keys, tt_meta, stack, stack_masks, suit_of, suit_masks)
+        self.arrays = Workspace(
+            new_table(tt_bits), new_stack(), DeckTables(self.deck.suit_of.astype(np.int64), self.deck.suit_masks.copy())
+        )
 
     def clear(self) -> None:
         """Forget every proof and zero the counters, so the next solve starts as a fresh solver would."""
-        tt_index, tt_keys, tt_meta = self.arrays[:3]
+        table = self.arrays.table
         # only the shape slots: an entry's row and sieve word are written whenever it is taken
-        tt_index[: max(len(tt_keys) >> 2, 16)] = 0
-        tt_meta[:] = 0
+        table.lookup[: max(len(table.keys) >> 2, 16)] = 0
+        table.meta[:] = 0
 
     def stats(self) -> dict[str, int]:
         """Counters since the last `clear`: search nodes, table probes/hits/chain scans, entries in use,
         table clears (a debugging and benchmarking aid: node counts compare search changes
         without the machine's noise)."""
-        meta = self.arrays[2]
+        meta = self.arrays.table.meta
         return {
             "nodes": int(meta[META_NODES]),
             "tt_probes": int(meta[META_PROBES]),
@@ -122,18 +125,11 @@ def solve_batch(
     first_rule: int,
     nil_seat: np.ndarray,
     cap: int,
-    tt_index: np.ndarray,
-    tt_keys: np.ndarray,
-    tt_meta: np.ndarray,
-    stack: np.ndarray,
-    stack_masks: np.ndarray,
-    suit_of: np.ndarray,
-    suit_masks: np.ndarray,
+    work: Workspace,
 ) -> np.ndarray:
     """Per deal at a trick boundary: side 0's DD tricks, or with nil_seat[t] >= 0 the nil seat's fewest; at most `cap`."""
     n = hands.shape[0]
     out = np.empty(n, dtype=np.int64)
-    trick = np.full(players, -1, dtype=np.int64)
     row = np.empty(players, dtype=np.uint64)
     for t in range(n):
         for p in range(players):
@@ -144,8 +140,8 @@ def solve_batch(
         for p in range(players):
             same = same and hands[t, p] == hands[t - 1, p]
         guess = out[t - 1] if same else -1
-        out[t] = best_value(row, players, leader[t], broken[t], trick, 0, rule, nil_seat[t], guess, cap,
-                            tt_index, tt_keys, tt_meta, stack, stack_masks, suit_of, suit_masks)  # fmt: skip
+        setting = Setting(players, rule, nil_seat[t])
+        out[t] = best_value(row, leader[t], broken[t], no_trick(), guess, cap, setting, work)
     return out
 
 
@@ -157,13 +153,7 @@ def values_batch(
     broken: np.ndarray,
     players: int,
     first_rule: int,
-    tt_index: np.ndarray,
-    tt_keys: np.ndarray,
-    tt_meta: np.ndarray,
-    stack: np.ndarray,
-    stack_masks: np.ndarray,
-    suit_of: np.ndarray,
-    suit_masks: np.ndarray,
+    work: Workspace,
 ) -> np.ndarray:
     """[n, 52] int8: the acting side's DD tricks from the current trick on, per card; -1 if illegal."""
     n = hands.shape[0]
@@ -179,8 +169,8 @@ def values_batch(
             if trick[t, p] >= 0:
                 k += 1
         rule = first_rule_for(row, players, k, first_rule)
-        card_values(row, players, leader[t], broken[t], tr, k, rule,
-                    tt_index, tt_keys, tt_meta, stack, stack_masks, suit_of, suit_masks, vals)  # fmt: skip
+        current = trick_state(tr, k, leader[t], players, work.deck.suit_of)
+        card_values(row, players, leader[t], broken[t], current, rule, work, vals)
         for c in range(52):
             out[t, c] = vals[c]
     return out

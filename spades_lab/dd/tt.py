@@ -19,8 +19,8 @@ owners agree and whose bounds decide the target. Bucketing on the owners too wou
 entry to depend on the cards that choose the bucket, which is what destroys the generalisation.
 Each entry keeps a lower and an upper bound, so one entry serves every target.
 
-Arrays (see `new_table`):
-- index uint64 [shapes + entries / 2, 2]: first the shape slots (shape word, 1 + first entry of its
+Arrays (see `new_table`; the fields of a `TransTable`):
+- lookup uint64 [shapes + entries / 2, 2]: first the shape slots (shape word, 1 + first entry of its
   chain; shape 0 = empty slot), then one *sieve word* per entry, 8 bytes, which is all a chain scan
   reads of an entry that does not answer: 1 + the next entry of the chain (bits 0-23), lower bound + 1
   and upper bound (a byte each, bits 24-39), the owner of the top card of each suit the entry depends
@@ -35,6 +35,8 @@ table is only a cache of proofs, so clearing it never changes a result).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -61,11 +63,31 @@ META_KILLERS on, the search's killer leads (1 + card id, 0 for none) per tricks 
 The counters only accumulate; `Solver.stats` reads them and `Solver.clear` resets them (and the killers)."""
 
 
-def new_table(bits: int = DEFAULT_BITS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """An empty table: (index, keys, meta)."""
+class TransTable(NamedTuple):
+    """The table's three arrays (see the module's description): every probe and save reads or writes
+    all of them, so they travel as one argument."""
+
+    lookup: np.ndarray
+    keys: np.ndarray
+    meta: np.ndarray
+
+
+class PositionKey(NamedTuple):
+    """A trick-boundary position as the table reads it (`position_code`): its shape, the owners of
+    its cards from the top down (suits 0-1 in `w0`, 2-3 in `w1`) and the cards left, which turn an
+    entry's depths into the cards its proof rests on."""
+
+    shape: np.uint64
+    w0: np.uint64
+    w1: np.uint64
+    everyone: np.uint64
+
+
+def new_table(bits: int = DEFAULT_BITS) -> TransTable:
+    """An empty table."""
     entries = 1 << bits
     shapes = 1 << max(bits - 2, 4)
-    return (
+    return TransTable(
         np.zeros((shapes + (entries + 1) // 2, 2), dtype=np.uint64),
         np.zeros((entries, 4), dtype=np.uint64),
         np.zeros(META, dtype=np.int64),
@@ -73,9 +95,9 @@ def new_table(bits: int = DEFAULT_BITS) -> tuple[np.ndarray, np.ndarray, np.ndar
 
 
 @njit(cache=True)
-def clear_table(index: np.ndarray, meta: np.ndarray) -> None:
+def clear_table(lookup: np.ndarray, meta: np.ndarray) -> None:
     """Forget every entry (the entry rows are overwritten as they are reused)."""
-    index[:] = 0
+    lookup[:] = 0
     meta[META_ENTRIES] = 0
     meta[META_SHAPES] = 0
     meta[META_CLEARS] += 1
@@ -84,8 +106,8 @@ def clear_table(index: np.ndarray, meta: np.ndarray) -> None:
 @njit(cache=True)
 def position_code(
     hands: np.ndarray, players: int, leader: int, broken: bool, nil_seat: int, suit_masks: np.ndarray
-) -> tuple[np.uint64, np.uint64, np.uint64]:
-    """(shape, owners of suits 0-1, owners of suits 2-3) of a trick-boundary position."""
+) -> PositionKey:
+    """The table's key of a trick-boundary position."""
     shape = ZERO
     four = np.uint64(4)
     for p in range(players):
@@ -126,7 +148,7 @@ def position_code(
             w1 = code
         else:
             w1 |= code << np.uint64(32)
-    return shape, w0, w1
+    return PositionKey(shape, w0, w1, everyone)
 
 
 @njit(cache=True, inline="always")
@@ -190,16 +212,16 @@ def _hash(shape: np.uint64, slots: int) -> int:
 
 @njit(cache=True, inline="always")
 def _slots(keys: np.ndarray) -> int:
-    """Shape slots at the head of `index` (see `new_table`): a quarter of the entries, at least 16."""
+    """Shape slots at the head of `lookup` (see `new_table`): a quarter of the entries, at least 16."""
     return max(keys.shape[0] >> 2, 16)  # type: ignore[no-any-return]  # numba scalars
 
 
 @njit(cache=True)
-def _find_shape(index: np.ndarray, shape: np.uint64, slots: int) -> int:
+def _find_shape(lookup: np.ndarray, shape: np.uint64, slots: int) -> int:
     """Slot of `shape`, or -1 - (the empty slot where it would go)."""
     i = _hash(shape, slots)
     while True:
-        k = index[i, 0]
+        k = lookup[i, 0]
         if k == shape:
             return i
         if k == ZERO:
@@ -212,13 +234,13 @@ _SIEVE_BOUNDS = ~(np.uint64(0xFFFF) << np.uint64(24))
 
 
 @njit(cache=True, inline="always")
-def _sieve(index: np.ndarray, slots: int, e: np.int64) -> np.uint64:
-    return index[slots + (e >> 1), e & 1]  # type: ignore[no-any-return]  # numba scalars
+def _sieve(lookup: np.ndarray, slots: int, e: np.int64) -> np.uint64:
+    return lookup[slots + (e >> 1), e & 1]  # type: ignore[no-any-return]  # numba scalars
 
 
 @njit(cache=True, inline="always")
-def _set_sieve(index: np.ndarray, slots: int, e: np.int64, word: np.uint64) -> None:
-    index[slots + (e >> 1), e & 1] = word
+def _set_sieve(lookup: np.ndarray, slots: int, e: np.int64, word: np.uint64) -> None:
+    lookup[slots + (e >> 1), e & 1] = word
 
 
 @njit(cache=True, inline="always")
@@ -231,15 +253,14 @@ def _top_owners(w0: np.uint64, w1: np.uint64) -> np.uint64:
 
 
 @njit(cache=True)
-def tt_probe(
-    index: np.ndarray, keys: np.ndarray, meta: np.ndarray, shape: np.uint64, w0: np.uint64,
-    w1: np.uint64, target: int, everyone: np.uint64, suit_masks: np.ndarray,
-) -> tuple[int, np.uint64]:  # fmt: skip
+def tt_probe(table: TransTable, position: PositionKey, target: int, suit_masks: np.ndarray) -> tuple[int, np.uint64]:
     """(+1 proven >= target, -1 proven < target, 0 unknown) and the cards the proof rests on.
 
     A chain is walked on the entries' sieve words (see `new_table`), 8 bytes an entry in a dense
     array: an entry whose bounds cannot decide the target or whose top owners differ is passed
     over without reading its 32-byte row."""
+    lookup, keys, meta = table
+    shape, w0, w1, everyone = position
     meta[META_PROBES] += 1
     slots = _slots(keys)
     tops = _top_owners(w0, w1)
@@ -249,14 +270,14 @@ def tt_probe(
         key = shape | _trump_tag(w1, everyone, suit_masks) if chain == 0 else shape
         if chain == 0 and key == shape:
             continue
-        slot = _find_shape(index, key, slots)
+        slot = _find_shape(lookup, key, slots)
         if slot < 0:
             continue
-        e = np.int64(index[slot, 1]) - 1
+        e = np.int64(lookup[slot, 1]) - 1
         prev = np.int64(-1)
         while e >= 0:
             scans += 1
-            word = _sieve(index, slots, e)
+            word = _sieve(lookup, slots, e)
             lo = int((word >> np.uint64(24)) & np.uint64(0xFF)) - 1
             hi = int((word >> np.uint64(32)) & np.uint64(0xFF))
             if (lo >= target or hi < target) and (
@@ -278,10 +299,10 @@ def tt_probe(
                     meta[META_HITS] += 1
                     if prev >= 0:
                         # move the entry that answered to the front: positions met again are near
-                        pw = _sieve(index, slots, prev)
-                        _set_sieve(index, slots, prev, (pw & ~_NEXT) | (word & _NEXT))
-                        _set_sieve(index, slots, e, (word & ~_NEXT) | index[slot, 1])
-                        index[slot, 1] = np.uint64(e + 1)
+                        pw = _sieve(lookup, slots, prev)
+                        _set_sieve(lookup, slots, prev, (pw & ~_NEXT) | (word & _NEXT))
+                        _set_sieve(lookup, slots, e, (word & ~_NEXT) | lookup[slot, 1])
+                        lookup[slot, 1] = np.uint64(e + 1)
                     return (1 if lo >= target else -1), rel
             prev = e
             e = np.int64(word & _NEXT) - 1
@@ -290,12 +311,11 @@ def tt_probe(
 
 
 @njit(cache=True)
-def tt_save(
-    index: np.ndarray, keys: np.ndarray, meta: np.ndarray, shape: np.uint64, w0: np.uint64,
-    w1: np.uint64, rel: np.uint64, everyone: np.uint64, suit_masks: np.ndarray, lo: int, hi: int,
-) -> None:  # fmt: skip
+def tt_save(table: TransTable, position: PositionKey, rel: np.uint64, suit_masks: np.ndarray, lo: int, hi: int) -> None:
     """Record lo <= side 0's tricks <= hi for every position of this shape that agrees on the cards
     from each suit's lowest relevant card (`rel`) up."""
+    lookup, keys, meta = table
+    shape, w0, w1, everyone = position
     slots = _slots(keys)
     depths = ZERO
     p0 = ZERO
@@ -321,11 +341,11 @@ def tt_save(
     sig = ((_top_owners(w0, w1) & sieve_mask) << np.uint64(40)) | (sieve_mask << np.uint64(48))
     if depths >> np.uint64(24) != ZERO:
         shape = shape | _trump_tag(w1, everyone, suit_masks)
-    slot = _find_shape(index, shape, slots)
+    slot = _find_shape(lookup, shape, slots)
     if slot >= 0:
-        e = np.int64(index[slot, 1]) - 1
+        e = np.int64(lookup[slot, 1]) - 1
         while e >= 0:
-            word = _sieve(index, slots, e)
+            word = _sieve(lookup, slots, e)
             if word >> np.uint64(40) == sig >> np.uint64(40):
                 packed = keys[e, 3]
                 if keys[e, 0] == p0 and keys[e, 1] == p1 and packed & _DEPTHS == depths:
@@ -333,16 +353,16 @@ def tt_save(
                     hi = min(hi, int((word >> np.uint64(32)) & np.uint64(0xFF)))
                     keys[e, 3] = _pack(depths, lo, hi)
                     bounds = (np.uint64(lo + 1) << np.uint64(24)) | (np.uint64(hi) << np.uint64(32))
-                    _set_sieve(index, slots, e, (word & _SIEVE_BOUNDS) | bounds)
+                    _set_sieve(lookup, slots, e, (word & _SIEVE_BOUNDS) | bounds)
                     return
             e = np.int64(word & _NEXT) - 1
     if meta[META_ENTRIES] >= keys.shape[0] or (slot < 0 and meta[META_SHAPES] + 1 > SHAPE_FILL * slots):
-        clear_table(index, meta)
-        slot = _find_shape(index, shape, slots)
+        clear_table(lookup, meta)
+        slot = _find_shape(lookup, shape, slots)
     if slot < 0:
         slot = -1 - slot
-        index[slot, 0] = shape
-        index[slot, 1] = ZERO
+        lookup[slot, 0] = shape
+        lookup[slot, 1] = ZERO
         meta[META_SHAPES] += 1
     e = meta[META_ENTRIES]
     meta[META_ENTRIES] = e + 1
@@ -351,5 +371,5 @@ def tt_save(
     keys[e, 2] = ZERO
     keys[e, 3] = _pack(depths, lo, hi)
     bounds = (np.uint64(lo + 1) << np.uint64(24)) | (np.uint64(hi) << np.uint64(32))
-    _set_sieve(index, slots, e, sig | bounds | index[slot, 1])
-    index[slot, 1] = np.uint64(e + 1)
+    _set_sieve(lookup, slots, e, sig | bounds | lookup[slot, 1])
+    lookup[slot, 1] = np.uint64(e + 1)

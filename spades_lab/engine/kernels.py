@@ -81,25 +81,13 @@ def legal_plays_into(
     led_suit: np.ndarray,
     broken: np.ndarray,
     suit_masks: np.ndarray,
-    first_trick: int = 0,
-    two_of_clubs: int = 0,
+    first_trick: tuple[int, int],
 ) -> None:
-    """Write into `out` the cards each acting seat may play (`trick.legal_plays`); `first_trick`
-    applies a first-trick rule (pass it on trick 0 only)."""
+    """Write into `out` the cards each acting seat may play (`trick.legal_plays`). `first_trick` is the
+    first-trick rule and the two of clubs' id: pass the rule on trick 0 only, 0 (none) after."""
+    mode, two_of_clubs = first_trick
     for t in range(hands.shape[0]):
-        out[t] = trick.legal_plays(
-            hands[t, actor[t]], lead, led_suit[t], broken[t], suit_masks, first_trick, two_of_clubs
-        )
-
-
-def legal_plays(
-    hands: np.ndarray, actor: np.ndarray, lead: bool, led_suit: np.ndarray, broken: np.ndarray,
-    suit_masks: np.ndarray, first_trick: int = 0, two_of_clubs: int = 0,
-) -> np.ndarray:  # fmt: skip
-    """`legal_plays_into` into a new array."""
-    out = np.empty(hands.shape[0], dtype=np.uint64)
-    legal_plays_into(out, hands, actor, lead, led_suit, broken, suit_masks, first_trick, two_of_clubs)
-    return out
+        out[t] = trick.legal_plays(hands[t, actor[t]], lead, led_suit[t], broken[t], suit_masks, mode, two_of_clubs)
 
 
 class CardPlay(NamedTuple):

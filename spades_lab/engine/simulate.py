@@ -289,6 +289,7 @@ def play_hand(
     dealer: np.ndarray,
     scores: np.ndarray,
     bags: np.ndarray,
+    *,
     deck: Deck | None = None,
     deal: np.ndarray | None = None,
     lineup: np.ndarray | None = None,

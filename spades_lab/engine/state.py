@@ -288,6 +288,7 @@ class State:
         dealer: np.ndarray,
         scores: np.ndarray,
         bags: np.ndarray,
+        *,
         deal: np.ndarray | None = None,
         deck: Deck | None = None,
     ) -> None:
@@ -610,7 +611,7 @@ class State:
         kernels.legal_plays_into(
             self.legal, self.hands, actor, position == 0, self.led_suit,
             self.broken if rules.spades_break else self._open, self._suit_masks,
-            FIRST_TRICK_MODES[rules.first_lead] if index < p else 0, self._two_of_clubs,
+            (FIRST_TRICK_MODES[rules.first_lead] if index < p else 0, self._two_of_clubs),
         )  # fmt: skip
         self.to_act = actor
 

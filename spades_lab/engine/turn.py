@@ -146,14 +146,29 @@ def turn_of(g: Game, seat: int, step: int, cards: Any, t: int, rows: Any, seen: 
     )  # fmt: skip
 
 
+class ViewRows(NamedTuple):
+    """A play view's per-table arrays that `turn_of` reads: [n] per table, [n, seats] or [n, sides] beside."""
+
+    hands: np.ndarray
+    legal: np.ndarray
+    played: np.ndarray
+    seats: np.ndarray
+    voids: np.ndarray
+    u: np.ndarray
+    bids: np.ndarray
+    won: np.ndarray
+    on_table: np.ndarray
+    bags: np.ndarray
+
+
 def play_turns(fn: Any, k: Any, view: Any) -> np.ndarray:
     """The card of per-table policy `fn` (with its record `k`) at every table of a play view."""
     out = np.empty(len(view), dtype=np.int64)
-    _entry(fn)(
-        k, game_of(view.rules, view.deck), view.hand, view.legal, view.played, view.seat, view.shown_voids,
-        view.uniform(), view.bids, view.tricks_won, view.trick_cards, view.bags,
-        view.trick * view.players + view.position, out,
+    rows = ViewRows(
+        view.hand, view.legal, view.played, view.seat, view.shown_voids, view.uniform(), view.bids, view.tricks_won,
+        view.trick_cards, view.bags,
     )  # fmt: skip
+    _entry(fn)(k, game_of(view.rules, view.deck), rows, view.trick * view.players + view.position, out)
     return out
 
 
@@ -162,31 +177,26 @@ from spades_lab.engine.turn import play_turns_loop
 
 
 @njit(cache=True)
-def drive(k, game, hands, legal, played, seats, voids, u, bids, won, on_table, bags, step, out):
-    play_turns_loop(f0, k, game, hands, legal, played, seats, voids, u, bids, won, on_table, bags, step, out)
+def drive(k, game, rows, step, out):
+    play_turns_loop(f0, k, game, rows, step, out)
 """
 
 
 def _entry(fn: Any) -> Callable[..., None]:
     """`play_turns_loop` for `fn`, cached on disk for the package's functions (`spades_lab.engine.generated`)."""
 
-    def uncached(k: Any, *arrays: Any) -> None:
-        play_turns_loop(fn, k, *arrays)
+    def uncached(k: Any, game: np.ndarray, rows: ViewRows, step: int, out: np.ndarray) -> None:
+        play_turns_loop(fn, k, game, rows, step, out)
 
     return generated.entry(_ENTRY, (fn,), uncached)
 
 
 @njit(inline="always")  # inlined into `_entry`'s generated entry point, where fn is a global
-def play_turns_loop(
-    fn: Any, k: Any, game: np.ndarray, hands: np.ndarray, legal: np.ndarray, played: np.ndarray, seats: np.ndarray,
-    voids: np.ndarray, u: np.ndarray, bids: np.ndarray, won: np.ndarray, on_table: np.ndarray, bags: np.ndarray,
-    step: int, out: np.ndarray,
-) -> None:  # fmt: skip
-    """`play_turns`' loop over the tables of a view. Flat arguments: a tuple crossing into numba costs
-    microseconds per call."""
+def play_turns_loop(fn: Any, k: Any, game: np.ndarray, rows: ViewRows, step: int, out: np.ndarray) -> None:
+    """`play_turns`' loop over the tables of a view."""
     g = game_from(game)
-    rows = (bids, won, on_table)
+    trick_rows = (rows.bids, rows.won, rows.on_table)
     for t in range(out.shape[0]):
-        me = seats[t]
-        seen = (voids[t], bags[t, side_of(g, me)], u[t])
-        out[t] = fn(turn_of(g, me, step, (hands[t], legal[t], played[t]), t, rows, seen), g, k)
+        me = rows.seats[t]
+        seen = (rows.voids[t], rows.bags[t, side_of(g, me)], rows.u[t])
+        out[t] = fn(turn_of(g, me, step, (rows.hands[t], rows.legal[t], rows.played[t]), t, trick_rows, seen), g, k)

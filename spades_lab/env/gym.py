@@ -44,6 +44,7 @@ class SpadesEnv(gymnasium.Env):
         seat: int = 0,
         partner: str | None = None,
         opponents: str | None = None,
+        *,
         reward: str = "hand",
         illegal: str = "terminate",
         illegal_reward: float = -1.0,

@@ -97,6 +97,7 @@ class TerminalGame:
         partner: str | None = None,
         opponents: str | None = None,
         seed: int = 0,
+        *,
         clock: float | None = None,
         save: Path | None = None,
         stdin: TextIO | None = None,
@@ -314,8 +315,8 @@ class TerminalGame:
 
 
 def play(
-    rules: Rules, seat: int, partner: str | None, opponents: str | None, seed: int, clock: float | None,
+    rules: Rules, seat: int, partner: str | None, opponents: str | None, seed: int, *, clock: float | None,
     save: Path | None, stdin: TextIO | None = None, stdout: TextIO | None = None,
 ) -> int:  # fmt: skip
     """Play one game in the terminal; the exit code."""
-    return TerminalGame(rules, seat, partner, opponents, seed, clock, save, stdin, stdout).run()
+    return TerminalGame(rules, seat, partner, opponents, seed, clock=clock, save=save, stdin=stdin, stdout=stdout).run()

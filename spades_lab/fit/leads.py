@@ -24,7 +24,16 @@ from spades_lab import dd
 from spades_lab.engine import PlayView, State
 from spades_lab.engine.state import play_step
 from spades_lab.engine.views import ViewContext
-from spades_lab.policies.leads import FEATURES, KINDS, LEAD_OPTIONS, LEAD_WEIGHTS, lead_batch, lead_weights, model_leads
+from spades_lab.policies.leads import (
+    FEATURES,
+    KINDS,
+    LEAD_OPTIONS,
+    LEAD_WEIGHTS,
+    LeadBatch,
+    lead_batch,
+    lead_weights,
+    model_leads,
+)
 from spades_lab.policies.pimc import score_by_tricks
 from spades_lab.policies.play import TipsParams, kernel_deck
 
@@ -36,7 +45,7 @@ SUITS, _, _ = kernel_deck(sl.cards.deck_for(RULES.deck))
 class Leads:
     """The kept leads of some `lost` runs, as `leads.lead_batch` lays them out, with each option's DD gain."""
 
-    args: tuple[np.ndarray, ...]  # cards, hands, legal, unseen, tricks, bids, won, voids (relative seats)
+    batch: LeadBatch
     inputs: np.ndarray
     options: np.ndarray
     values: np.ndarray  # [n, 52] DD value of every card (-1: not legal)
@@ -145,8 +154,8 @@ def rollout_leads(
         at: tuple[np.ndarray, ...] = (card[kept], hand[kept], view.legal[kept].astype(np.uint64), unseen,
                                       np.full(len(kept), t, dtype=np.int64), bids[kept], won[kept],
                                       voids.astype(np.int64))  # fmt: skip
-        args = tuple(np.ascontiguousarray(a) for a in at)
-        _, options = batch(*args, SUITS)
+        kept_leads = LeadBatch(*(np.ascontiguousarray(a) for a in at))
+        _, options = batch(kept_leads, SUITS)
         options = np.where(options >= 0, options, card[kept][:, None])  # none held: the expert's card (gain 0)
         width = options.shape[1]
         rolled = _replayed(rules, deck, logs, kept, t, width)
@@ -172,19 +181,19 @@ def rollout_leads(
             exact = dd.card_values(state.hands[kept], trick, seat[kept], state.broken[kept], solver=solver)
             value_parts["dd"].append(np.where(exact >= 0, exact, np.nan).astype(np.float64))
         for k in range(8):
-            columns[k].append(args[k])
+            columns[k].append(kept_leads[k])
         side_parts.append(2 * kept + seat[kept] % 2)
-    args = tuple(np.concatenate(c) for c in columns)
-    inputs, options = batch(*args, SUITS)
+    leads = LeadBatch(*(np.concatenate(c) for c in columns))
+    inputs, options = batch(leads, SUITS)
     side_hand = np.concatenate(side_parts)
     out = {}
     for name in TARGETS + (("dd",) if with_dd else ()):
         values = np.concatenate(value_parts[name])
-        mine = values[np.arange(len(values)), args[0]]
+        mine = values[np.arange(len(values)), leads.cards]
         picked = np.take_along_axis(values, np.maximum(options, 0), axis=1)
         gains = np.where(options >= 0, picked - mine[:, None], 0.0)
         source = f"{player} rolled out on the true deal, {n_hands} hands of seed {seed}, target {name}, keep = {base}"
-        out[name] = Leads(args, inputs, options, values, gains, side_hand, 2 * n_hands, [source])
+        out[name] = Leads(leads, inputs, options, values, gains, side_hand, 2 * n_hands, [source])
     if with_dd:  # valued (local_gain) in continuation tricks; fitted on the smaller gain (both) or the blend (mix)
         both = np.minimum(out["dd"].gains, out["tricks"].gains)
         out["both"] = dataclasses.replace(out["tricks"], gains=both, sources=[out["tricks"].sources[0] + " and dd"])
@@ -212,13 +221,13 @@ def fit(leads: Leads, ridge: float) -> np.ndarray:
 def local_gain(leads: Leads, weights: np.ndarray, margin: float) -> dict[str, Any]:
     """The model's DD gain per side-hand on these leads (95% interval over side-hands), as the kernel picks."""
     pick: Any = model_leads  # a numba dispatcher: its call is not typed
-    cards = pick(weights, margin, *leads.args, SUITS)
+    cards = pick(weights, margin, leads.batch, SUITS)
     rows = np.arange(len(cards))
-    gain = leads.values[rows, cards] - leads.values[rows, leads.args[0]]
+    gain = leads.values[rows, cards] - leads.values[rows, leads.batch.cards]
     per_side = np.zeros(leads.side_hands)
     np.add.at(per_side, leads.side_hand, gain)
     se = per_side.std(ddof=1) / np.sqrt(len(per_side))
-    changed = cards != leads.args[0]
+    changed = cards != leads.batch.cards
     by_option = {
         LEAD_OPTIONS[k]: int((changed & (leads.options[:, k] == cards)).sum()) for k in range(1, len(LEAD_OPTIONS))
     }

@@ -21,7 +21,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -350,8 +350,26 @@ def count_tricks_batch(
     return _count_kernel(flat, *_count_numbers(params, deck)).reshape(hands.shape)
 
 
+class NilNumbers(NamedTuple):
+    """The nil rule's parameters on one deck, as the compiled check reads them: card masks found by label."""
+
+    suits: SuitMasks
+    aces: np.uint64
+    kings: tuple[np.uint64, ...]
+    king_suits: tuple[np.uint64, ...]
+    """The suit of each king (0 where the deck lacks that king)."""
+    too_high: np.uint64
+    """Spades above `highest_spade`."""
+    strong: tuple[np.uint64, ...]
+    """Per side suit, the cards above `weak_suit_highest`."""
+    max_spades: int
+    long_suit: int
+    credit: float
+    threshold: float
+
+
 @lru_cache(maxsize=32)
-def _nil_numbers(params: NilParams, deck: Deck) -> tuple[Any, ...]:
+def _nil_numbers(params: NilParams, deck: Deck) -> NilNumbers:
     check_nil(params, "nil_ok_batch")
     suits = tuple(np.uint64(m) for m in deck.suit_masks)
     aces = sum(_label_bit(deck, "A" + suit) for suit in SUITS)
@@ -367,19 +385,17 @@ def _nil_numbers(params: NilParams, deck: Deck) -> tuple[Any, ...]:
     for s in SIDE_SUITS:
         weak = sum(_label_bit(deck, r + SUITS[s]) for r in RANKS[: weak_top + 1])
         strong.append(np.uint64(int(deck.suit_masks[s]) & ~weak))
-    limits = (params.max_spades, params.long_suit_min_length)
-    rule = (float(params.long_weak_suit_credit), float(params.count_threshold))
-    return suits, np.uint64(aces), kings, king_suits, np.uint64(too_high), tuple(strong), limits, rule
+    return NilNumbers(
+        suits, np.uint64(aces), kings, king_suits, np.uint64(too_high), tuple(strong), params.max_spades,
+        params.long_suit_min_length, float(params.long_weak_suit_credit), float(params.count_threshold),
+    )  # fmt: skip
 
 
 @njit(cache=True)
-def _nil_kernel(
-    hands: np.ndarray, counts: np.ndarray, suits: SuitMasks, aces: np.uint64, kings: tuple[Any, ...], king_suits: tuple[Any, ...],
-    too_high: np.uint64, strong: tuple[Any, ...], limits: tuple[Any, ...], rule: tuple[Any, ...],
-) -> np.ndarray:  # fmt: skip
+def _nil_kernel(hands: np.ndarray, counts: np.ndarray, n: NilNumbers) -> np.ndarray:
     """`nil_ok` per hand, given its count."""
-    max_spades, long_suit = limits
-    credit, threshold = rule
+    suits, aces, kings, king_suits, too_high, strong = n.suits, n.aces, n.kings, n.king_suits, n.too_high, n.strong
+    max_spades, long_suit, credit, threshold = n.max_spades, n.long_suit, n.credit, n.threshold
     out = np.empty(hands.shape[0], dtype=np.bool_)
     for t in range(hands.shape[0]):
         hand = hands[t]
@@ -403,4 +419,4 @@ def nil_ok_batch(
     hands = np.asarray(hands, dtype=np.uint64)
     flat = np.ascontiguousarray(hands.ravel())
     flat_counts = np.ascontiguousarray(np.broadcast_to(np.asarray(counts, dtype=np.float64), hands.shape).ravel())
-    return _nil_kernel(flat, flat_counts, *_nil_numbers(params, deck)).reshape(hands.shape)
+    return _nil_kernel(flat, flat_counts, _nil_numbers(params, deck)).reshape(hands.shape)

@@ -102,7 +102,7 @@ it, as the tips do; `bag_margin` and the rules' bag threshold decide when bags m
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -111,30 +111,34 @@ from spades_lab.engine import PlayView
 from spades_lab.engine.bits import ZERO, above, below, highest, lowest, popcount
 from spades_lab.engine.trick import SuitMasks
 from spades_lab.engine.turn import LEFT, ME, PARTNER, RIGHT, Game, Turn, play_turns
-from spades_lab.policies.leads import combine_weights, lead_weights, model_lead, sure_winners
+from spades_lab.policies.leads import Lead, combine_weights, lead_weights, model_lead, sure_winners
 from spades_lab.policies.memory import seat_voids, suit_index, void_cards
 from spades_lab.policies.params import Ranges
 from spades_lab.policies.play import (
     SWITCHES,
+    OnTrick,
+    Plan,
     TipsParams,
     beats,
     card_bit,
     cover_partner,
     discard_card,
     duck_card,
+    hunting,
     in_order,
-    is_ace,
     lead_against_nil,
     lead_card,
+    nil_card,
+    on_trick,
     opponents_out_of_trumps,
     params_record,
     rank_of,
-    set_opposing_nil,
+    set_opposing_nils,
     strongest,
     suit_of,
-    tips_card,
     unseen_above,
     winners,
+    with_legal,
 )
 from spades_lab.rules import Rules
 
@@ -236,10 +240,7 @@ def _equals(card: int, best: int, unseen: np.uint64, suits: SuitMasks) -> bool:
 
 
 @njit(cache=True)
-def _cover_duck(
-    card: int, legal: np.uint64, hand: np.uint64, unseen: np.uint64, best: int, following: bool, nil_voids: int,
-    needed: int, to_void: bool, suits: SuitMasks,
-) -> int:  # fmt: skip
+def _cover_duck(card: int, s: Turn, g: Game, p: Any, t: OnTrick, nil_voids: int, needed: int) -> int:
     """Covering partner's nil once it is under this trick: -1 to keep `card`, or a losing card instead.
 
     Winning with `card` gives this seat the next lead. When no safe lead would be left for the nil (no
@@ -247,14 +248,15 @@ def _cover_duck(
     the nil may have to win under; so lose the trick instead, if a losing card is held and the sure winners
     kept (the winning card among them) still cover the tricks the contract needs.
     """
-    if not beats(card, best, suits):
+    legal, hand, unseen, suits = s.legal, s.hand, s.unseen, g.suits
+    if not beats(card, t.best, suits):
         return -1
     if _safe_coverage_lead(hand & ~card_bit(card), unseen, nil_voids, suits) >= 0:
         return -1
-    losing = legal & ~winners(legal, best, suits)
+    losing = legal & ~winners(legal, t.best, suits)
     if losing == ZERO:
         return -1
-    duck = highest(losing) if following else discard_card(losing, hand, unseen, to_void, suits)
+    duck = highest(losing) if t.following else discard_card(losing, hand, unseen, p.discard_to_void, suits)
     if sure_winners(hand & ~card_bit(duck), unseen, suits) < needed:
         return -1
     return duck
@@ -398,15 +400,15 @@ def _short_suit_lead(card: int, legal: np.uint64, hand: np.uint64, unseen: np.ui
     return pick
 
 
-@njit(cache=True)
-def _expert_follow(
-    legal: np.uint64, hand: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, best: int,
-    first: int, partner_card: int, partner_holds: bool, partner_led_ace: bool, following: bool, p: Any, suits: SuitMasks, left_voids: int, needed: int,
-) -> int:  # fmt: skip
+@njit(cache=True, inline="always")  # one call site: _expert_card
+def _expert_follow(s: Turn, g: Game, p: Any, t: OnTrick, left_voids: int, needed: int) -> int:
     """The tips' `_follow` with the expert's third-seat, second-seat and discard additions.
 
     With every expert switch off this is the tips' `_follow`, decision for decision.
     """
+    legal, hand, unseen, suits, position, first = s.legal, s.hand, s.unseen, g.suits, s.position, s.first
+    best, last, partner_holds = t.best, t.last, t.partner_holds
+    partner_card = in_order(position - 2, s)
     winning = winners(legal, best, suits)
     led = suit_index(first, suits)
     if unseen & suits[led] == ZERO:  # nobody else holds the led suit: the fourth seat is out of it
@@ -417,7 +419,7 @@ def _expert_follow(
         p.spare_partner_winner and position == 2 and partner_holds
         and _wins_against_fourth(partner_card, led, left_voids, unseen, suits)
     )  # fmt: skip
-    if following:
+    if t.following:
         if last:
             return lowest(winning) if not partner_holds and winning != ZERO else lowest(legal)
         if position == 1:
@@ -446,14 +448,14 @@ def _expert_follow(
             return lowest(winning) if p.third_seat_cheapest_winner else highest(legal)
         return lowest(legal)
     ruffs = winning & suits[3]
-    spare = (partner_led_ace and p.no_trump_partner_ace) or sure_partner
+    spare = (t.partner_led_ace and p.no_trump_partner_ace) or sure_partner
     if last:
         ruff = not partner_holds
     else:
         ruff = position == 2 and not spare
     early_void = (
         p.trump_early_when_void
-        and trick < p.early_void_tricks
+        and s.trick < p.early_void_tricks
         and popcount(hand & suits[3]) >= p.early_void_min_spades
         and not spare
         and not (last and partner_holds)
@@ -472,27 +474,28 @@ def _expert_follow(
     return discard_card(legal, hand, unseen, p.discard_to_void, suits)
 
 
+class ExpertRecord(NamedTuple):
+    """What `expert_at` reads besides the turn: the parameters record, the rules' bag limit, the lead model's
+    combined weights and its margin (see `spades_lab.policies.leads.model_lead`)."""
+
+    p: Any
+    bag_limit: int
+    combined: np.ndarray
+    lead_margin: float
+
+
 @njit(cache=True)
-def _expert_card(
-    hand: np.uint64, legal: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, bids: tuple[int, ...],
-    won: tuple[int, ...], first: int, second: int, third: int, p: Any, suits: SuitMasks, spade_ace: int,
-    spade_king: int, trumps_out: bool, voids: tuple[int, ...], bags: int, bag_limit: int, partnered: bool,
-) -> int:  # fmt: skip
+def _expert_card(s: Turn, g: Game, p: Any, bag_limit: int, trumps_out: bool, voids: tuple[int, int, int, int]) -> int:
     """The `expert` decision for one table; `voids` are the relative seats' 4-bit void masks.
 
-    `partnered` is False only in cutthroat: the seat across is an opponent like left and right.
+    `g.partnered` is False in cutthroat: the seat across is an opponent like left and right. (The lead
+    model's weights stay with `expert_at`: an array passed to a compiled call costs reference counting.)
     """
-    if bids[ME] == 0 and p.nil_play:
-        return tips_card(hand, legal, unseen, position, last, trick, bids, won, first, second, third, p, suits, spade_ace, spade_king, trumps_out, partnered)  # fmt: skip
-    best, holder = first, 0
-    if position == 0:
-        best, holder = -1, -1
-    if position >= 2 and beats(second, best, suits):
-        best, holder = second, 1
-    if position >= 3 and beats(third, best, suits):
-        best, holder = third, 2
-    following = position > 0 and legal & suit_of(first, suits) != ZERO
-
+    bids, won, position, hand, legal, suits = s.bids, s.won, s.position, s.hand, s.legal, g.suits
+    t = on_trick(s, g)
+    if bids[ME] == 0 and p.nil_play:  # the tips' own nil play
+        return nil_card(legal, position, t.last, t.best, t.following, s.unseen, suits)
+    partnered = g.partnered
     mate_bid = bids[PARTNER] if partnered else -1
     mate_won = won[PARTNER] if partnered else 0
     contract = max(bids[ME], 0) + max(mate_bid, 0)
@@ -501,84 +504,58 @@ def _expert_card(
     # more tricks still needed than cards left: the contract is lost, and a set side's tricks score nothing
     contract_lost = p.set_ducks and contract > 0 and contract - contract_tricks > popcount(hand)
     covering = p.nil_coverage and mate_bid == 0 and mate_won == 0
-    left_nil = bids[LEFT] == 0 and won[LEFT] == 0
-    right_nil = bids[RIGHT] == 0 and won[RIGHT] == 0
-    across_nil = not partnered and bids[PARTNER] == 0 and won[PARTNER] == 0
 
     setting = False
     if (contract_made or contract_lost) and p.keep_setting:
-        room = contract_lost or bags + contract_tricks - contract < bag_limit
+        room = contract_lost or s.bags + contract_tricks - contract < bag_limit
         if partnered:
             their_contract = max(bids[LEFT], 0) + max(bids[RIGHT], 0)
             their_tricks = (won[LEFT] if bids[LEFT] > 0 else 0) + (won[RIGHT] if bids[RIGHT] > 0 else 0)
             short = their_contract - their_tricks
             setting = their_contract > 0 and 0 < short <= popcount(hand) and room  # tricks left: cards held
         else:  # cutthroat: any one opponent still short of its own contract
-            for k in (LEFT, PARTNER, RIGHT):
-                short = bids[k] - won[k]
-                if bids[k] > 0 and 0 < short <= popcount(hand) and room:
+            for seat in (LEFT, PARTNER, RIGHT):
+                short = bids[seat] - won[seat]
+                if bids[seat] > 0 and 0 < short <= popcount(hand) and room:
                     setting = True
     ducking = (contract_made or contract_lost) and not setting
 
     if position == 0:
         if covering and p.safe_coverage:
-            card = _safe_coverage_lead(legal, unseen, voids[PARTNER], suits)
+            card = _safe_coverage_lead(legal, s.unseen, voids[PARTNER], suits)
             if card >= 0:
                 return card
-        hunting = left_nil or right_nil or across_nil
-        if not covering and hunting and p.hunt_nil_by_voids and p.lead_low_against_nil:
-            nil_voids = (voids[LEFT] if left_nil else 0) | (voids[RIGHT] if right_nil else 0)
-            nil_voids |= voids[PARTNER] if across_nil else 0
+        hunted = hunting(s, g)
+        if not covering and hunted and p.hunt_nil_by_voids and p.lead_low_against_nil:
+            nil_voids = voids[LEFT] if bids[LEFT] == 0 and won[LEFT] == 0 else 0
+            nil_voids |= voids[RIGHT] if bids[RIGHT] == 0 and won[RIGHT] == 0 else 0
+            nil_voids |= voids[PARTNER] if not partnered and bids[PARTNER] == 0 and won[PARTNER] == 0 else 0
             allowed = legal & ~void_cards(nil_voids, suits)
             if allowed != ZERO and allowed != legal:
-                return lead_against_nil(allowed, hand, suits, spade_ace)
-        card = lead_card(
-            legal, hand, unseen, trick, p, suits, spade_ace, spade_king, covering, hunting,
-            contract, ducking, trumps_out,
-        )  # fmt: skip
+                return lead_against_nil(allowed, hand, suits, g.spade_ace)
+        card = lead_card(s, g, p, Plan(covering, hunted, contract, ducking, trumps_out))
         if (
-            p.short_suit_first and partnered and mate_bid > 0 and bids[ME] > 0 and not hunting
+            p.short_suit_first and partnered and mate_bid > 0 and bids[ME] > 0 and not hunted
             and not ducking and contract_tricks < contract and popcount(hand) > p.last_tricks
         ):  # fmt: skip
-            short = _short_suit_lead(card, legal, hand, unseen, suits)
+            short = _short_suit_lead(card, legal, hand, s.unseen, suits)
             if short >= 0:
                 return short
         return card
-    right_card = in_order(position - 1, first, second, third)
-    partner_card = in_order(position - 2, first, second, third)
-    left_card = in_order(position - 3, first, second, third)
+    partner_card = in_order(position - 2, s)
     if covering:
-        card = cover_partner(legal, partner_card, holder == position - 2, best, following, suits)
+        card = cover_partner(legal, partner_card, t.holder == position - 2, t.best, t.following, suits)
         if card >= 0:
             return card
-    if p.set_opposing_nil:
-        to_void = p.discard_to_void
-        if right_nil:
-            card = set_opposing_nil(legal, hand, unseen, right_card, holder == position - 1, best, following,
-                                    to_void, suits)  # fmt: skip
-            if card >= 0:
-                return card
-        if across_nil:
-            card = set_opposing_nil(legal, hand, unseen, partner_card, holder == position - 2, best, following,
-                                    to_void, suits)  # fmt: skip
-            if card >= 0:
-                return card
-        if left_nil:
-            card = set_opposing_nil(legal, hand, unseen, left_card, holder == position - 3, best, following,
-                                    to_void, suits)  # fmt: skip
-            if card >= 0:
-                return card
+    if p.set_opposing_nil and hunting(s, g):
+        card = set_opposing_nils(s, g, p, t)
+        if card >= 0:
+            return card
     if ducking and p.duck_after_contract:
-        return duck_card(legal, last, best, following, hand, unseen, p.discard_to_void, suits)
-    partner_holds = partnered and holder == position - 2
-    partner_led_ace = partnered and position == 2 and holder == 0 and is_ace(first, suits, spade_ace)
-    card = _expert_follow(
-        legal, hand, unseen, position, last, trick, best, first, partner_card, partner_holds,
-        partner_led_ace, following, p, suits, voids[LEFT], contract - contract_tricks,
-    )  # fmt: skip
+        return duck_card(legal, t.last, t.best, t.following, hand, s.unseen, p.discard_to_void, suits)
+    card = _expert_follow(s, g, p, t, voids[LEFT], contract - contract_tricks)
     if covering and partner_card >= 0 and p.cover_duck:  # partner's nil is already under this trick
-        duck = _cover_duck(card, legal, hand, unseen, best, following, voids[PARTNER], contract - contract_tricks,
-                           p.discard_to_void, suits)  # fmt: skip
+        duck = _cover_duck(card, s, g, p, t, voids[PARTNER], contract - contract_tricks)
         if duck >= 0:
             return duck
     return card
@@ -587,12 +564,11 @@ def _expert_card(
 @njit(cache=True)
 def expert_at(s: Turn, g: Game, k: Any) -> int:
     """The `expert` card of one table (a per-table play function, see `spades_lab.engine.turn`): the tips'
-    layout, with the engine's shown voids and the side's bags. `k` is (parameters record, bag limit, the
-    lead model's combined weights, its margin; see `spades_lab.policies.leads.model_lead`)."""
-    p, bag_limit, combined, lead_margin = k
+    layout, with the engine's shown voids and the side's bags."""
+    p = k.p
     suits, players, partnered, position = g.suits, g.players, g.partnered, s.position
     seat_bids, seat_won, unseen, legal, hand = s.bids, s.won, s.unseen, s.legal, s.hand
-    first, second, third = s.first, s.second, s.third
+    first, second = s.first, s.second
     read = p.read_voids
     # Only the voids a rule reads are looked up: the fourth seat's when third, or second and void, the nil's
     # when leading to or against a live nil, both opponents' for tip 8.
@@ -613,10 +589,7 @@ def expert_at(s: Turn, g: Game, k: Any) -> int:
         if not partnered:  # the seat across is an opponent too
             trumps_out = trumps_out and opponents_out_of_trumps(partner_voids, partner_voids, unseen, suits)
     rel = (0, partner_voids, left_voids, right_voids) if read else (0, 0, 0, 0)
-    out = _expert_card(
-        hand, legal, unseen, position, position == players - 1, s.trick, seat_bids, seat_won,
-        first, second, third, p, suits, g.spade_ace, g.spade_king, trumps_out, rel, s.bags, bag_limit, partnered,
-    )  # fmt: skip
+    out = _expert_card(s, g, p, k.bag_limit, trumps_out, rel)
     nil_live = False
     for i in range(4):
         nil_live = nil_live or (seat_bids[i] == 0 and seat_won[i] == 0)
@@ -636,10 +609,7 @@ def expert_at(s: Turn, g: Game, k: Any) -> int:
             allowed &= ~suits[suit]
             if allowed == ZERO:
                 break
-            other = _expert_card(
-                hand, allowed, unseen, position, False, s.trick, seat_bids, seat_won, first, second, third,
-                p, suits, g.spade_ace, g.spade_king, trumps_out, rel, s.bags, bag_limit, partnered,
-            )  # fmt: skip
+            other = _expert_card(with_legal(s, allowed), g, p, k.bag_limit, trumps_out, rel)
             if card_bit(other) & allowed == ZERO:
                 break  # a rule that reads the hand, not the legal cards (tip 11): keep its card
             out = other
@@ -649,7 +619,8 @@ def expert_at(s: Turn, g: Game, k: Any) -> int:
         + seat_bids[PARTNER] and popcount(hand) > p.last_tricks
     ):  # fmt: skip
         seen = (0, seat_voids(s.voids, s.partner), seat_voids(s.voids, s.left), seat_voids(s.voids, s.right))
-        out = model_lead(combined, lead_margin, out, hand, legal, unseen, s.trick, seat_bids, seat_won, seen, suits)
+        lead = Lead(out, hand, legal, unseen, s.trick, seat_bids, seat_won, seen)
+        out = model_lead(k.combined, k.lead_margin, lead, suits)
     return out
 
 
@@ -700,7 +671,7 @@ class ExpertPlay:
         """The per-table play function and its record (parameters, the rules' bag limit, the lead model)."""
         threshold = rules.bag_threshold if rules.bag_penalty_enabled else NO_PENALTY
         bag_limit = threshold - self.params.bag_margin
-        return expert_at, (self.params_record, bag_limit, self.combined, float(self.params.lead_margin))
+        return expert_at, ExpertRecord(self.params_record, bag_limit, self.combined, float(self.params.lead_margin))
 
     def play(self, view: PlayView) -> np.ndarray:
         fn, k = self.compiled_play(view.rules)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -50,6 +51,46 @@ KINDS = ("trump_master", "other_trump", "side_master", "other_side")
 WIDTH = len(FEATURES) * (1 + len(KINDS)) + len(KINDS)
 """The model's inputs: the features, each feature times each kind indicator, the kind indicators."""
 assert len(FEATURES) == 16, "model_lead writes the features out one by one"
+
+
+class Lead(NamedTuple):
+    """A lead as the model sees it: the card the expert would lead and what the leader knows.
+
+    `bids`, `won` and `voids` (shown void suits, bit per suit) are by relative seat: me, partner, left,
+    right. One record, so the features, the inputs and the pick read the same position."""
+
+    card: int
+    hand: np.uint64
+    legal: np.uint64
+    unseen: np.uint64
+    trick: int
+    bids: tuple[int, int, int, int]
+    won: tuple[int, int, int, int]
+    voids: tuple[int, int, int, int]
+
+
+class LeadBatch(NamedTuple):
+    """Many leads, one per row ([n] or [n, 4] arrays, the fields of `Lead`): the fitting's batch layout."""
+
+    cards: np.ndarray
+    hands: np.ndarray
+    legal: np.ndarray
+    unseen: np.ndarray
+    tricks: np.ndarray
+    bids: np.ndarray
+    won: np.ndarray
+    voids: np.ndarray
+
+
+@njit(cache=True)
+def lead_at(leads: LeadBatch, i: int) -> Lead:
+    """Row `i` of a batch of leads."""
+    b, w, v = leads.bids, leads.won, leads.voids
+    return Lead(
+        leads.cards[i], leads.hands[i], leads.legal[i], leads.unseen[i], leads.tricks[i],
+        (b[i, 0], b[i, 1], b[i, 2], b[i, 3]), (w[i, 0], w[i, 1], w[i, 2], w[i, 3]),
+        (v[i, 0], v[i, 1], v[i, 2], v[i, 3]),
+    )  # fmt: skip
 
 
 @njit(cache=True)
@@ -117,12 +158,10 @@ def card_kind(card: int, unseen: np.uint64, suits: SuitMasks) -> int:
 
 
 @njit(cache=True)
-def lead_features(
-    card: int, hand: np.uint64, legal: np.uint64, unseen: np.uint64, trick: int, bids: tuple[int, ...], won: tuple[int, ...],
-    voids: tuple[int, ...], suits: SuitMasks,
-) -> tuple[np.ndarray, int]:  # fmt: skip
-    """The `FEATURES` at a lead of `card` and the card's kind (index in `KINDS`): the model's inputs are these
+def lead_features(lead: Lead, suits: SuitMasks) -> tuple[np.ndarray, int]:
+    """The `FEATURES` at a lead and the led card's kind (index in `KINDS`): the model's inputs are these
     crossed with the kind (`lead_inputs`), which the kernel never builds (see `model_lead`)."""
+    card, hand, legal, unseen, trick, bids, won, voids = lead
     x = np.zeros(len(FEATURES))
     needed = bids[0] + bids[1] - won[0] - won[1]
     sure = sure_winners(hand, unseen, suits)
@@ -154,12 +193,9 @@ def lead_features(
 
 
 @njit(cache=True)
-def lead_inputs(
-    card: int, hand: np.uint64, legal: np.uint64, unseen: np.uint64, trick: int, bids: tuple[int, ...], won: tuple[int, ...],
-    voids: tuple[int, ...], suits: SuitMasks,
-) -> np.ndarray:  # fmt: skip
-    """The model's `WIDTH` inputs at a lead of `card` (`bids`, `won`, `voids`: me, partner, left, right)."""
-    x, kind = lead_features(card, hand, legal, unseen, trick, bids, won, voids, suits)
+def lead_inputs(lead: Lead, suits: SuitMasks) -> np.ndarray:
+    """The model's `WIDTH` inputs at a lead."""
+    x, kind = lead_features(lead, suits)
     out = np.zeros(WIDTH)
     n = len(FEATURES)
     out[:n] = x
@@ -184,16 +220,14 @@ def combine_weights(weights: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True)
-def model_lead(
-    combined: np.ndarray, margin: float, card: int, hand: np.uint64, legal: np.uint64, unseen: np.uint64,
-    trick: int, bids: tuple[int, ...], won: tuple[int, ...], voids: tuple[int, ...], suits: SuitMasks,
-) -> int:  # fmt: skip
-    """The option card of best predicted DD gain over `card` when it reaches `margin`; else `card`.
+def model_lead(combined: np.ndarray, margin: float, lead: Lead, suits: SuitMasks) -> int:
+    """The option card of best predicted DD gain over the lead's card when it reaches `margin`; else that card.
 
     `combined` is `combine_weights(weights)`. It runs at every lead the switch may change, so it makes
     one pass over the suits for both the `FEATURES` and the option cards (the same as `lead_features`
     and `lead_option`, which stay the definition; tests/test_leads.py holds the two to the same picks),
     with the features as plain numbers and nothing allocated."""
+    card, hand, legal, unseen, trick, bids, won, voids = lead
     opponents = voids[2] | voids[3]
     partner_ruffs = (voids[1] >> 3) & 1 == 0
     short, short_length, long, long_length = -1, -1, -1, -1
@@ -271,45 +305,30 @@ def model_lead(
 
 
 @njit(cache=True)
-def lead_batch(
-    cards: np.ndarray, hands: np.ndarray, legal: np.ndarray, unseen: np.ndarray, tricks: np.ndarray,
-    bids: np.ndarray, won: np.ndarray, voids: np.ndarray, suits: SuitMasks,
-) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+def lead_batch(leads: LeadBatch, suits: SuitMasks) -> tuple[np.ndarray, np.ndarray]:
     """Batch form for fitting: each lead's model inputs [n, WIDTH] and every option's card [n, options] (-1:
-    none); `bids`, `won`, `voids` are [n, 4] in the order me, partner, left, right."""
-    n = cards.shape[0]
+    none)."""
+    n = leads.cards.shape[0]
     inputs = np.empty((n, WIDTH))
     options = np.empty((n, len(LEAD_OPTIONS)), dtype=np.int64)
     for i in range(n):
-        b = (bids[i, 0], bids[i, 1], bids[i, 2], bids[i, 3])
-        w = (won[i, 0], won[i, 1], won[i, 2], won[i, 3])
-        v = (voids[i, 0], voids[i, 1], voids[i, 2], voids[i, 3])
-        inputs[i] = lead_inputs(cards[i], hands[i], legal[i], unseen[i], tricks[i], b, w, v, suits)
+        lead = lead_at(leads, i)
+        inputs[i] = lead_inputs(lead, suits)
         for k in range(len(LEAD_OPTIONS)):
-            options[i, k] = lead_option(k, cards[i], legal[i], unseen[i], suits)
+            options[i, k] = lead_option(k, lead.card, lead.legal, lead.unseen, suits)
     return inputs, options
 
 
-def model_leads(
-    weights: np.ndarray, margin: float, cards: np.ndarray, hands: np.ndarray, legal: np.ndarray,
-    unseen: np.ndarray, tricks: np.ndarray, bids: np.ndarray, won: np.ndarray, voids: np.ndarray, suits: SuitMasks,
-) -> np.ndarray:  # fmt: skip
-    """`model_lead` with `weights` [options - 1, WIDTH + 1] over a batch (the layout of `lead_batch`), for
-    held-out evaluation."""
-    return _model_leads(combine_weights(weights), margin, cards, hands, legal, unseen, tricks, bids, won, voids, suits)
+def model_leads(weights: np.ndarray, margin: float, leads: LeadBatch, suits: SuitMasks) -> np.ndarray:
+    """`model_lead` with `weights` [options - 1, WIDTH + 1] over a batch of leads, for held-out evaluation."""
+    return _model_leads(combine_weights(weights), margin, leads, suits)
 
 
 @njit(cache=True)
-def _model_leads(
-    combined: np.ndarray, margin: float, cards: np.ndarray, hands: np.ndarray, legal: np.ndarray,
-    unseen: np.ndarray, tricks: np.ndarray, bids: np.ndarray, won: np.ndarray, voids: np.ndarray, suits: SuitMasks,
-) -> np.ndarray:  # fmt: skip
-    out = np.empty(cards.shape[0], dtype=np.int64)
-    for i in range(cards.shape[0]):
-        b = (bids[i, 0], bids[i, 1], bids[i, 2], bids[i, 3])
-        w = (won[i, 0], won[i, 1], won[i, 2], won[i, 3])
-        v = (voids[i, 0], voids[i, 1], voids[i, 2], voids[i, 3])
-        out[i] = model_lead(combined, margin, cards[i], hands[i], legal[i], unseen[i], tricks[i], b, w, v, suits)
+def _model_leads(combined: np.ndarray, margin: float, leads: LeadBatch, suits: SuitMasks) -> np.ndarray:
+    out = np.empty(leads.cards.shape[0], dtype=np.int64)
+    for i in range(leads.cards.shape[0]):
+        out[i] = model_lead(combined, margin, lead_at(leads, i), suits)
     return out
 
 

@@ -17,7 +17,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from spades_lab.dd.search import legal_mask, probe, representative_of, representatives, trick_after, trick_state
+from spades_lab.dd.search import (
+    FIRST_FREE,
+    Setting,
+    Trick,
+    Workspace,
+    legal_mask,
+    no_trick,
+    probe,
+    representative_of,
+    representatives,
+    trick_after,
+    trick_state,
+)
 from spades_lab.dd.solver import Solver, first_rule_for
 from spades_lab.engine.bits import BIT, ONE, ZERO, lowest, popcount
 
@@ -31,14 +43,9 @@ def _nil_values(
     nil_seat: np.ndarray,
     players: int,
     first_rule: int,
-    tt_index: np.ndarray,
-    tt_keys: np.ndarray,
-    tt_meta: np.ndarray,
-    stack: np.ndarray,
-    stack_masks: np.ndarray,
-    suit_of: np.ndarray,
-    suit_masks: np.ndarray,
+    work: Workspace,
 ) -> np.ndarray:
+    suit_of, suit_masks = work.deck
     n = hands.shape[0]
     out = np.full((n, 52), -1, dtype=np.int8)
     row = np.empty(players, dtype=np.uint64)
@@ -52,8 +59,10 @@ def _nil_values(
                 k += 1
         lead = leader[t]
         rule = first_rule_for(row, players, k, first_rule)
+        # the nil objective, under the first-trick rule for this trick, then under none from the next
+        this_trick, next_tricks = Setting(players, rule, nil_seat[t]), Setting(players, FIRST_FREE, nil_seat[t])
         seat = (lead + k) % players
-        led, win_card, win_seat, mask = trick_state(tr, k, lead, players, suit_of)
+        _, led, win_card, win_seat, mask = trick_state(tr, k, lead, players, suit_of)
         hand = row[seat]
         legal = legal_mask(hand, k == 0, led, broken[t], rule, suit_masks)
         separators = mask
@@ -76,11 +85,10 @@ def _nil_values(
                 else:
                     t_mask = mask | bit
                     n_broken = broken[t] or t_mask & suit_masks[3] != ZERO
-                    hit, _ = probe(row, players, n_seat, n_broken, 0, -1, -1, -1, ZERO, 1, 0, 0, nil_seat[t],
-                                   tt_index, tt_keys, tt_meta, stack, stack_masks, suit_of, suit_masks)  # fmt: skip
+                    hit, _ = probe(row, n_seat, n_broken, no_trick(), 1, 0, next_tricks, work)
             else:
-                hit, _ = probe(row, players, lead, broken[t], k + 1, n_led, n_win, n_seat, mask | bit, 1, rule, 0,
-                               nil_seat[t], tt_index, tt_keys, tt_meta, stack, stack_masks, suit_of, suit_masks)  # fmt: skip
+                after = Trick(k + 1, n_led, n_win, n_seat, mask | bit)
+                hit, _ = probe(row, lead, broken[t], after, 1, 0, this_trick, work)
             row[seat] = hand
             out[t, c] = 1 if hit else 0
         m = legal & ~reps
@@ -106,5 +114,5 @@ def nil_broken_values(
     return _nil_values(
         hands, np.ascontiguousarray(trick, dtype=np.int64), np.ascontiguousarray(leader, dtype=np.int64),
         np.ascontiguousarray(broken, dtype=np.bool_), np.broadcast_to(np.asarray(nil_seat, dtype=np.int64), (n,)).copy(),
-        solver.players, solver.first_rule, *solver.arrays,
+        solver.players, solver.first_rule, solver.arrays,
     )  # fmt: skip

@@ -242,8 +242,8 @@ class PimcPlay:
         for s in range(4):
             bits = np.where(play_seats == s, np.uint64(1) << plays, np.uint64(0))
             played_by[:, s] = np.bitwise_or.reduce(bits, axis=1) if bits.shape[1] else np.uint64(0)
-        return weigh_by_bids(keys, known, unseen, room, forbidden, worlds, played_by, view.bids[rows], seat,
-                             self.params.bid_weight, self.params.oversample, deck)  # fmt: skip
+        return weigh_by_bids(keys, known, unseen, room, forbidden, worlds, played_by, view.bids[rows], seat=seat,
+                             bid_weight=self.params.bid_weight, oversample=self.params.oversample, deck=deck)  # fmt: skip
 
     def _search(self, view: PlayView, rows: np.ndarray, hands: np.ndarray) -> np.ndarray:
         rules = view.rules
@@ -282,8 +282,8 @@ class PimcPlay:
         self, view: PlayView, rows: np.ndarray, hands: np.ndarray, leaf: int, expert: np.ndarray
     ) -> np.ndarray:
         values, outcome, live = rollout_values(view, rows, hands, leaf, self.expert)
-        return _choose(view, rows, values, outcome, live, expert, self.params.early_z, self.params.trick_value,
-                       bag_price(view.rules, self.params.bag_cost))  # fmt: skip
+        return _choose(view, rows, values, outcome, live, keep=expert, z=self.params.early_z,
+                       trick_value=self.params.trick_value, bag_cost=bag_price(view.rules, self.params.bag_cost))  # fmt: skip
 
 
 def rollout_values(
@@ -366,7 +366,7 @@ def rollout_values(
 
 
 def _choose(
-    view: PlayView, rows: np.ndarray, values: np.ndarray, outcome: np.ndarray, live: np.ndarray,
+    view: PlayView, rows: np.ndarray, values: np.ndarray, outcome: np.ndarray, live: np.ndarray, *,
     keep: np.ndarray | None = None, z: float = 0.0, trick_value: float = 0.0, bag_cost: float = 0.0,
 ) -> np.ndarray:  # fmt: skip
     """The hand-score table of every nil outcome that occurs, then `choose_cards`."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -90,6 +90,36 @@ def params_record(params: Any) -> Any:
     for f in chosen:
         record[0][f.name] = getattr(params, f.name)
     return record[0]
+
+
+class OnTrick(NamedTuple):
+    """The trick in progress as the acting seat sees it: what every following rule asks first."""
+
+    best: int
+    """The card holding the trick; -1 when leading."""
+    holder: int
+    """Its play order (0 = the lead); -1 when leading."""
+    following: bool
+    """This seat holds a card of the led suit."""
+    last: bool
+    """This seat plays the trick's last card."""
+    partner_holds: bool
+    partner_led_ace: bool
+    """Partner led an ace and it still holds the trick (tip 1)."""
+
+
+class Plan(NamedTuple):
+    """What the acting seat's side plays for at a lead: the facts the lead rules branch on."""
+
+    covering: bool
+    """Partner's nil is live: keep the lead (section 6)."""
+    hunting: bool
+    """An opponent's nil is live: lead under it (tip 9)."""
+    contract: int
+    ducking: bool
+    """Refuse tricks: the contract is made (tip 7), or for the expert also lost."""
+    trumps_out: bool
+    """The opponents hold no spade (tip 8)."""
 
 
 # --- bits, suits and ranks (scalar, compiled) --------------------------------------------------
@@ -221,24 +251,40 @@ def _cover_partner(
 
 
 @njit(cache=True)
-def _set_opposing_nil(
-    legal: np.uint64, hand: np.uint64, unseen: np.uint64, nil_card: int, nil_holds: bool, best: int,
-    following: bool, to_void: bool, suits: SuitMasks,
-) -> int:  # fmt: skip
+def _set_opposing_nil(s: Turn, g: Game, p: Any, t: OnTrick, nil_card: int, nil_holds: bool) -> int:
     """Against a live opposing nil on a trick in progress; -1 when the nil bidder is already safe here.
 
     The nil bidder still to play: play as low as possible (never ruff), so it must come in under a
     low card or win. The nil bidder holds the trick: never overtake it; follow with the highest
     card that still loses (the low ones are kept for later leads), or discard.
     """
+    legal, suits = s.legal, g.suits
     if nil_card < 0:
-        return lowest(legal) if following else _discard(legal, hand, unseen, to_void, suits)
+        return lowest(legal) if t.following else _discard(legal, s.hand, s.unseen, p.discard_to_void, suits)
     if not nil_holds:
         return -1
-    losing = legal & ~trick_rules.winners(legal, best, suits)
+    losing = legal & ~trick_rules.winners(legal, t.best, suits)
     if losing == ZERO:
         return -1
-    return highest(losing) if following else _discard(losing, hand, unseen, to_void, suits)
+    return highest(losing) if t.following else _discard(losing, s.hand, s.unseen, p.discard_to_void, suits)
+
+
+@njit(cache=True)
+def _set_opposing_nils(s: Turn, g: Game, p: Any, t: OnTrick) -> int:
+    """`_set_opposing_nil` against each live opposing nil that plays this trick, the seat on the right first;
+    -1 when every such nil is already safe."""
+    bids, won, position = s.bids, s.won, s.position
+    if bids[RIGHT] == 0 and won[RIGHT] == 0:  # played before me in this trick
+        card = _set_opposing_nil(s, g, p, t, _in_order(position - 1, s), t.holder == position - 1)
+        if card >= 0:
+            return card
+    if not g.partnered and bids[PARTNER] == 0 and won[PARTNER] == 0:
+        card = _set_opposing_nil(s, g, p, t, _in_order(position - 2, s), t.holder == position - 2)
+        if card >= 0:
+            return card
+    if bids[LEFT] == 0 and won[LEFT] == 0:
+        return _set_opposing_nil(s, g, p, t, _in_order(position - 3, s), t.holder == position - 3)
+    return -1
 
 
 # --- leading -----------------------------------------------------------------------------------
@@ -332,14 +378,12 @@ def _default_lead(
     return _low_card(legal, suits)
 
 
-@njit(cache=True)
-def _lead(
-    legal: np.uint64, hand: np.uint64, unseen: np.uint64, trick: int, p: Any, suits: SuitMasks,
-    spade_ace: int, spade_king: int, covering: bool, hunting: bool, contract: int, contract_made: bool,
-    trumps_out: bool,
-) -> int:  # fmt: skip
+@njit(cache=True, inline="always")  # one call site each in tips_at and the expert's decision
+def _lead(s: Turn, g: Game, p: Any, plan: Plan) -> int:
     """The `tips` lead, rules 2-7 of the `TipsPlay` docstring in order."""
-    if covering:
+    legal, hand, unseen, suits, spade_ace, spade_king = s.legal, s.hand, s.unseen, g.suits, g.spade_ace, g.spade_king
+    hunting = plan.hunting
+    if plan.covering:
         return _strongest(legal, unseen, suits)
     if hunting and p.lead_low_against_nil:
         return _lead_against_nil(legal, hand, suits, spade_ace)
@@ -351,10 +395,10 @@ def _lead(
             | trick_rules.bit(highest(suits[2]))
         )
         return _low_card(legal & ~aces if legal & ~aces != ZERO else legal, suits)
-    if contract_made and p.duck_after_contract:
+    if plan.ducking and p.duck_after_contract:
         return _low_card(legal, suits)
     trumps = legal & suits[3]
-    if p.pull_trumps_on_big_bid and contract >= p.big_bid and trumps != ZERO and not trumps_out:
+    if p.pull_trumps_on_big_bid and plan.contract >= p.big_bid and trumps != ZERO and not plan.trumps_out:
         top = highest(trumps)
         return top if trick_rules.unseen_above(top, unseen, suits) == 0 else lowest(trumps)
     if p.cash_masters_last_spade and popcount(hand) <= p.last_tricks:  # the last tricks: as many as cards held
@@ -362,7 +406,7 @@ def _lead(
         if card >= 0:
             return card
     honours = trick_rules.bit(spade_ace) | trick_rules.bit(spade_king)
-    early = trick < p.honours_early_tricks
+    early = s.trick < p.honours_early_tricks
     kept = honours if p.hold_spade_honours and not hunting and early and hand & honours == honours else ZERO
     return _default_lead(legal, hand, unseen, kept, p.no_lead_singleton_king, suits)
 
@@ -389,11 +433,8 @@ def _duck(legal: np.uint64, last: bool, best: int, following: bool, hand: np.uin
     return lowest(legal)
 
 
-@njit(cache=True)
-def _follow(
-    legal: np.uint64, hand: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, best: int,
-    partner_holds: bool, partner_led_ace: bool, following: bool, p: Any, suits: SuitMasks,
-) -> int:  # fmt: skip
+@njit(cache=True, inline="always")  # one call site: tips_at
+def _follow(s: Turn, g: Game, p: Any, t: OnTrick) -> int:
     """A trick in progress when no nil and no made contract is in play.
 
     Following suit: the last seat (fourth, or second in Duel) takes the trick as cheaply as it can
@@ -408,8 +449,10 @@ def _follow(
     anywhere but over partner's led ace or partner's trick at the last seat. A seat that does not
     ruff discards (tip 10).
     """
-    winning = trick_rules.winners(legal, best, suits)
-    if following:
+    legal, hand, position, suits = s.legal, s.hand, s.position, g.suits
+    last, partner_holds = t.last, t.partner_holds
+    winning = trick_rules.winners(legal, t.best, suits)
+    if t.following:
         if last:
             return lowest(winning) if not partner_holds and winning != ZERO else lowest(legal)
         if position == 1:
@@ -420,14 +463,14 @@ def _follow(
             return lowest(winning) if p.third_seat_cheapest_winner else highest(legal)
         return lowest(legal)
     ruffs = winning & suits[3]
-    spare_ace = partner_led_ace and p.no_trump_partner_ace
+    spare_ace = t.partner_led_ace and p.no_trump_partner_ace
     if last:
         ruff = not partner_holds
     else:
         ruff = position == 2 and not spare_ace
     early_void = (
         p.trump_early_when_void
-        and trick < p.early_void_tricks
+        and s.trick < p.early_void_tricks
         and popcount(hand & suits[3]) >= p.early_void_min_spades
         and not spare_ace
         and not (last and partner_holds)
@@ -436,99 +479,55 @@ def _follow(
         if position == 2 and not partner_holds and not p.third_seat_cheapest_winner:
             return highest(ruffs)
         return lowest(ruffs)
-    return _discard(legal, hand, unseen, p.discard_to_void, suits)
+    return _discard(legal, hand, s.unseen, p.discard_to_void, suits)
 
 
 # --- one decision ------------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def _tips_card(
-    hand: np.uint64, legal: np.uint64, unseen: np.uint64, position: int, last: bool, trick: int, bids: tuple[int, ...],
-    won: tuple[int, ...], first: int, second: int, third: int, p: Any, suits: SuitMasks, spade_ace: int,
-    spade_king: int, trumps_out: bool, partnered: bool,
-) -> int:  # fmt: skip
-    """The `tips` decision for one table, rules in the order of the `TipsPlay` docstring.
-
-    Seats are relative to the acting seat (`bids[ME]`, `won[PARTNER]`, ...) and the trick is its
-    cards in play order, so that nothing is looked up by a seat number that varies from table to
-    table (a branch the processor cannot predict). A seat that does not exist (partner and left
-    in Duel) has bid -1: never nil, no contract. `partnered` is False only in cutthroat: the seat
-    across is one more opponent there (no shared contract, no coverage, its nil is set like the others').
-    """
-    best, holder = first, 0  # holder: the play order (0 = leader) of the card holding the trick
+@njit(cache=True, inline="always")
+def on_trick(s: Turn, g: Game) -> OnTrick:
+    """The trick in progress at this turn: the card holding it and who played it, and what that means for
+    this seat. Partner exists only when `g.partnered` (not in cutthroat or with three players)."""
+    position, first = s.position, s.first
+    best, holder = first, 0
     if position == 0:
         best, holder = -1, -1
-    if position >= 2 and trick_rules.beats(second, best, suits):
-        best, holder = second, 1
-    if position >= 3 and trick_rules.beats(third, best, suits):
-        best, holder = third, 2
-    following = position > 0 and legal & trick_rules.suit_mask(first, suits) != ZERO
+    if position >= 2 and trick_rules.beats(s.second, best, g.suits):
+        best, holder = s.second, 1
+    if position >= 3 and trick_rules.beats(s.third, best, g.suits):
+        best, holder = s.third, 2
+    following = position > 0 and s.legal & trick_rules.suit_mask(first, g.suits) != ZERO
+    partner_holds = g.partnered and holder == position - 2
+    partner_led_ace = g.partnered and position == 2 and holder == 0 and _is_ace(first, g.suits, g.spade_ace)
+    return OnTrick(best, holder, following, position == g.players - 1, partner_holds, partner_led_ace)
 
-    if bids[ME] == 0 and p.nil_play:
-        return _nil_card(legal, position, last, best, following, unseen, suits)
 
-    mate_bid = bids[PARTNER] if partnered else -1
-    mate_won = won[PARTNER] if partnered else 0
-    contract = max(bids[ME], 0) + max(mate_bid, 0)  # a nil adds 0
-    contract_tricks = (won[ME] if bids[ME] > 0 else 0) + (mate_won if mate_bid > 0 else 0)
-    contract_made = contract > 0 and contract_tricks >= contract
-    covering = p.nil_coverage and mate_bid == 0 and mate_won == 0
-    left_nil = bids[LEFT] == 0 and won[LEFT] == 0
-    right_nil = bids[RIGHT] == 0 and won[RIGHT] == 0
-    across_nil = not partnered and bids[PARTNER] == 0 and won[PARTNER] == 0
-
-    if position == 0:
-        return _lead(
-            legal, hand, unseen, trick, p, suits, spade_ace, spade_king, covering,
-            left_nil or right_nil or across_nil, contract, contract_made, trumps_out,
-        )  # fmt: skip
-    # the seat at play order k is: right of me for k = position - 1, partner for position - 2, left for position - 3
-    right_card = _in_order(position - 1, first, second, third)
-    partner_card = _in_order(position - 2, first, second, third)
-    left_card = _in_order(position - 3, first, second, third)
-    if covering:
-        card = _cover_partner(legal, partner_card, holder == position - 2, best, following, suits)
-        if card >= 0:
-            return card
-    if p.set_opposing_nil:
-        to_void = p.discard_to_void
-        if right_nil:  # played before me in this trick
-            card = _set_opposing_nil(
-                legal, hand, unseen, right_card, holder == position - 1, best, following, to_void, suits
-            )
-            if card >= 0:
-                return card
-        if across_nil:
-            card = _set_opposing_nil(
-                legal, hand, unseen, partner_card, holder == position - 2, best, following, to_void, suits
-            )
-            if card >= 0:
-                return card
-        if left_nil:
-            card = _set_opposing_nil(
-                legal, hand, unseen, left_card, holder == position - 3, best, following, to_void, suits
-            )
-            if card >= 0:
-                return card
-    if contract_made and p.duck_after_contract:
-        return _duck(legal, last, best, following, hand, unseen, p.discard_to_void, suits)
-    partner_holds = partnered and holder == position - 2
-    partner_led_ace = partnered and position == 2 and holder == 0 and _is_ace(first, suits, spade_ace)
-    return _follow(
-        legal, hand, unseen, position, last, trick, best, partner_holds, partner_led_ace, following,
-        p, suits,
+@njit(cache=True, inline="always")
+def with_legal(s: Turn, legal: np.uint64) -> Turn:
+    """The same turn with fewer cards allowed: how a rule asks what the others would play without a suit."""
+    return Turn(
+        s.hand, legal, s.unseen, s.seat, s.position, s.trick, s.bids, s.won, s.first, s.second, s.third, s.partner,
+        s.left, s.right, s.voids, s.bags, s.u,
     )  # fmt: skip
 
 
 @njit(cache=True, inline="always")
-def _in_order(k: int, first: int, second: int, third: int) -> int:
+def hunting(s: Turn, g: Game) -> bool:
+    """An opponent's nil is live: left's or right's, or across in cutthroat."""
+    bids, won = s.bids, s.won
+    across = not g.partnered and bids[PARTNER] == 0 and won[PARTNER] == 0
+    return (bids[LEFT] == 0 and won[LEFT] == 0) or (bids[RIGHT] == 0 and won[RIGHT] == 0) or across
+
+
+@njit(cache=True, inline="always")
+def _in_order(k: int, s: Turn) -> int:
     """The card played k-th to the trick (0 = the lead); -1 for k outside 0..2 (not played before me)."""
     if k == 0:
-        return first
+        return s.first
     if k == 1:
-        return second
-    return third if k == 2 else -1
+        return s.second
+    return s.third if k == 2 else -1
 
 
 @njit(cache=True, inline="always")
@@ -542,24 +541,50 @@ def _opponents_out_of_trumps(left_voids: int, right_voids: int, unseen: np.uint6
 
 @njit(cache=True)
 def tips_at(s: Turn, g: Game, p: Any) -> int:
-    """The `tips` card of one table (a per-table play function, see `spades_lab.engine.turn`).
+    """The `tips` card of one table (a per-table play function, see `spades_lab.engine.turn`), rules in the
+    order of the `TipsPlay` docstring.
 
-    In Duel (2 players) the opponent sits on the right and plays the other card of each trick.
-    `g.partnered` is False in cutthroat, where the seat across is an opponent too, and with three
-    players, where left (the seat two before me in a trick) takes the across slot.
+    Seats are relative to the acting seat (`bids[ME]`, `won[PARTNER]`, ...) and the trick is its
+    cards in play order, so that nothing is looked up by a seat number that varies from table to
+    table (a branch the processor cannot predict). A seat that does not exist (partner and left
+    in Duel) has bid -1: never nil, no contract. In Duel (2 players) the opponent sits on the right
+    and plays the other card of each trick. `g.partnered` is False in cutthroat, where the seat across
+    is one more opponent (no shared contract, no coverage, its nil is set like the others'), and with
+    three players, where left (the seat two before me in a trick) takes the across slot.
     """
-    trumps_out = False
-    side_bid = max(s.bids[ME], 0) + (max(s.bids[PARTNER], 0) if g.partnered else 0)
-    if s.position == 0 and p.pull_trumps_on_big_bid and side_bid >= p.big_bid:
-        trumps_out = _opponents_out_of_trumps(seat_voids(s.voids, s.left), seat_voids(s.voids, s.right), s.unseen,
-                                              g.suits)  # fmt: skip
-        if not g.partnered and trumps_out:
-            across = seat_voids(s.voids, s.partner)
-            trumps_out = _opponents_out_of_trumps(across, across, s.unseen, g.suits)
-    return _tips_card(
-        s.hand, s.legal, s.unseen, s.position, s.position == g.players - 1, s.trick, s.bids, s.won,
-        s.first, s.second, s.third, p, g.suits, g.spade_ace, g.spade_king, trumps_out, g.partnered,
-    )  # fmt: skip
+    t = on_trick(s, g)
+    bids, won, position = s.bids, s.won, s.position
+    if bids[ME] == 0 and p.nil_play:
+        return _nil_card(s.legal, position, t.last, t.best, t.following, s.unseen, g.suits)
+
+    mate_bid = bids[PARTNER] if g.partnered else -1
+    mate_won = won[PARTNER] if g.partnered else 0
+    contract = max(bids[ME], 0) + max(mate_bid, 0)  # a nil adds 0
+    contract_tricks = (won[ME] if bids[ME] > 0 else 0) + (mate_won if mate_bid > 0 else 0)
+    contract_made = contract > 0 and contract_tricks >= contract
+    covering = p.nil_coverage and mate_bid == 0 and mate_won == 0
+
+    if position == 0:
+        trumps_out = False
+        if p.pull_trumps_on_big_bid and contract >= p.big_bid:
+            left, right = seat_voids(s.voids, s.left), seat_voids(s.voids, s.right)
+            trumps_out = _opponents_out_of_trumps(left, right, s.unseen, g.suits)
+            if not g.partnered and trumps_out:
+                across = seat_voids(s.voids, s.partner)
+                trumps_out = _opponents_out_of_trumps(across, across, s.unseen, g.suits)
+        return _lead(s, g, p, Plan(covering, hunting(s, g), contract, contract_made, trumps_out))
+    if covering:
+        card = _cover_partner(s.legal, _in_order(position - 2, s), t.holder == position - 2, t.best, t.following,
+                              g.suits)  # fmt: skip
+        if card >= 0:
+            return card
+    if p.set_opposing_nil and hunting(s, g):
+        card = _set_opposing_nils(s, g, p, t)
+        if card >= 0:
+            return card
+    if contract_made and p.duck_after_contract:
+        return _duck(s.legal, t.last, t.best, t.following, s.hand, s.unseen, p.discard_to_void, g.suits)
+    return _follow(s, g, p, t)
 
 
 @njit(cache=True)
@@ -567,7 +592,7 @@ def greedy_at(s: Turn, g: Game, k: Any) -> int:
     """Win cheaply if you can, else play low (the `greedy` card of one table)."""
     best = -1
     for i in range(s.position):
-        card = _in_order(i, s.first, s.second, s.third)
+        card = _in_order(i, s)
         if trick_rules.beats(card, best, g.suits):
             best = card
     winning = trick_rules.winners(s.legal, best, g.suits) if s.position > 0 else ZERO
@@ -644,18 +669,15 @@ class GreedyPlay(WithoutParams):
 # --- compiled pieces shared with the policies built on the tips ---------------------------------
 # Public names for `spades_lab.policies.expert`, which plays the tips wherever its own additions
 # are silent: the same compiled functions, so the tips' own decisions stay exactly as above.
-tips_card = _tips_card
 lead_card = _lead
 lead_against_nil = _lead_against_nil
 duck_card = _duck
 cover_partner = _cover_partner
-set_opposing_nil = _set_opposing_nil
+set_opposing_nils = _set_opposing_nils
 nil_card = _nil_card
 opponents_out_of_trumps = _opponents_out_of_trumps
-rank_of, is_ace, low_card, strongest, discard_card, in_order = (
+rank_of, strongest, discard_card, in_order = (
     _rank,
-    _is_ace,
-    _low_card,
     _strongest,
     _discard,
     _in_order,

@@ -186,7 +186,7 @@ def resample(keys: np.ndarray, candidates: np.ndarray, log_weight: np.ndarray, w
 
 def weigh_by_bids(
     keys: np.ndarray, known: np.ndarray, unseen: np.ndarray, room: np.ndarray, forbidden: np.ndarray, worlds: int,
-    played_by: np.ndarray, bids: np.ndarray, seat: np.ndarray, bid_weight: float, oversample: int, deck: Deck,
+    played_by: np.ndarray, bids: np.ndarray, *, seat: np.ndarray, bid_weight: float, oversample: int, deck: Deck,
 ) -> np.ndarray:  # fmt: skip
     """`sample_worlds`, weighted by how well each other seat's whole hand fits its bid.
 

@@ -181,6 +181,7 @@ def _play(
     tasks: Iterable[ChunkTask],
     chunks: list[Chunk],
     missing: list[Chunk],
+    *,
     workers: int,
     scheduler: Any,
     progress: bool,
@@ -364,8 +365,9 @@ def tournament(
         _warm_up(rules, entrants, int(seed), say=progress is not False)
     known: dict[str, Any] = {}
     try:
-        played, seconds = _play(store, tasks, chunks, missing, _workers(workers, missing) if scheduler is None else
-                                workers, scheduler, show, manifest, known, temporary)  # fmt: skip
+        played, seconds = _play(store, tasks, chunks, missing, workers=_workers(workers, missing) if scheduler is None
+                                else workers, scheduler=scheduler, progress=show, manifest=manifest, known=known,
+                                temporary=temporary)  # fmt: skip
     except BaseException:
         if temporary:
             shutil.rmtree(out, ignore_errors=True)
