@@ -121,19 +121,17 @@ from spades_lab.policies.play import (
     TipsParams,
     beats,
     card_bit,
-    cover_partner,
     discard_card,
-    duck_card,
     hunting,
     in_order,
     lead_against_nil,
     lead_card,
     nil_card,
+    nils_then_duck,
     on_trick,
     opponents_out_of_trumps,
     params_record,
     rank_of,
-    set_opposing_nils,
     strongest,
     suit_of,
     unseen_above,
@@ -542,17 +540,10 @@ def _expert_card(s: Turn, g: Game, p: Any, bag_limit: int, trumps_out: bool, voi
             if short >= 0:
                 return short
         return card
+    card = nils_then_duck(s, g, p, t, covering, ducking)
+    if card >= 0:
+        return card
     partner_card = in_order(position - 2, s)
-    if covering:
-        card = cover_partner(legal, partner_card, t.holder == position - 2, t.best, t.following, suits)
-        if card >= 0:
-            return card
-    if p.set_opposing_nil and hunting(s, g):
-        card = set_opposing_nils(s, g, p, t)
-        if card >= 0:
-            return card
-    if ducking and p.duck_after_contract:
-        return duck_card(legal, t.last, t.best, t.following, hand, s.unseen, p.discard_to_void, suits)
     card = _expert_follow(s, g, p, t, voids[LEFT], contract - contract_tricks)
     if covering and partner_card >= 0 and p.cover_duck:  # partner's nil is already under this trick
         duck = _cover_duck(card, s, g, p, t, voids[PARTNER], contract - contract_tricks)

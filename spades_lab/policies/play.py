@@ -573,6 +573,15 @@ def tips_at(s: Turn, g: Game, p: Any) -> int:
                 across = seat_voids(s.voids, s.partner)
                 trumps_out = _opponents_out_of_trumps(across, across, s.unseen, g.suits)
         return _lead(s, g, p, Plan(covering, hunting(s, g), contract, contract_made, trumps_out))
+    card = _nils_then_duck(s, g, p, t, covering, contract_made)
+    return card if card >= 0 else _follow(s, g, p, t)
+
+
+@njit(cache=True, inline="always")
+def _nils_then_duck(s: Turn, g: Game, p: Any, t: OnTrick, covering: bool, ducking: bool) -> int:
+    """Rules 8-10 of `TipsPlay` on a trick in progress, which the expert keeps: cover partner's live nil,
+    play under an opposing one, duck once the contract is made (`ducking`); -1 when none of them decides."""
+    position = s.position
     if covering:
         card = _cover_partner(s.legal, _in_order(position - 2, s), t.holder == position - 2, t.best, t.following,
                               g.suits)  # fmt: skip
@@ -582,9 +591,9 @@ def tips_at(s: Turn, g: Game, p: Any) -> int:
         card = _set_opposing_nils(s, g, p, t)
         if card >= 0:
             return card
-    if contract_made and p.duck_after_contract:
+    if ducking and p.duck_after_contract:
         return _duck(s.legal, t.last, t.best, t.following, s.hand, s.unseen, p.discard_to_void, g.suits)
-    return _follow(s, g, p, t)
+    return -1
 
 
 @njit(cache=True)
@@ -671,9 +680,7 @@ class GreedyPlay(WithoutParams):
 # are silent: the same compiled functions, so the tips' own decisions stay exactly as above.
 lead_card = _lead
 lead_against_nil = _lead_against_nil
-duck_card = _duck
-cover_partner = _cover_partner
-set_opposing_nils = _set_opposing_nils
+nils_then_duck = _nils_then_duck
 nil_card = _nil_card
 opponents_out_of_trumps = _opponents_out_of_trumps
 rank_of, strongest, discard_card, in_order = (
