@@ -3,6 +3,7 @@ policy and parameter, every table column, plot and command is documented, and no
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -306,3 +307,26 @@ def test_getting_started_and_tournament_scripts_run(tmp_path: Path) -> None:
         run = subprocess.run([sys.executable, name], cwd=tmp_path, capture_output=True, text=True, timeout=600)
         assert run.returncode == 0, (name, run.stderr[-3000:])
     assert (tmp_path / "results" / "a" / "summary.csv").exists()
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "keys"),
+    [
+        ("measure_three_ways.py", ["--scale", "0.01"], {"per-table Python", "numpy batch", "compiled scalar"}),
+        (
+            "measure_sequential.py",
+            ["--runs", "1", "--power-runs", "1", "--most", "100"],
+            {"twins", "cautious+tips", "calibrated+tips"},
+        ),
+    ],
+)
+def test_the_docs_measurement_scripts_run(script: str, args: list[str], keys: set[str]) -> None:
+    """The commands the docs give for their measured figures run, at a tiny scale, and print their JSON table
+    (last, after whatever the page's examples print)."""
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "docs" / script), *args], capture_output=True, text=True, timeout=300
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    start = 0 if run.stdout.startswith("{") else run.stdout.rindex("\n{") + 1
+    table = json.loads(run.stdout[start:])
+    assert keys <= set(table)
