@@ -287,8 +287,14 @@ SCENARIOS += [
 ]
 
 
-DEFAULT_OFF = {"second_seat_win", "cover_duck"}  # measured and left off (docs/strategies.md)
-OWN_TABLES = {"short_suit_first", "lead_model", "second_seat_win", "cover_duck"}  # tested by their own tables below
+DEFAULT_OFF = {"second_seat_win", "cover_duck", "cover_keeps_masters"}  # measured and left off (docs/strategies.md)
+OWN_TABLES = {
+    "short_suit_first",
+    "lead_model",
+    "second_seat_win",
+    "cover_duck",
+    "cover_keeps_masters",
+}  # tested by their own tables below
 
 # `short_suit_first`, seat 0 leading the first trick, bids 3 each (nobody's contract made, no nil): the tips'
 # lead is the AH (a side master, from the suit with the most unseen cards; spades are not broken).
@@ -401,7 +407,7 @@ def test_every_addition_has_a_switch_and_a_scenario() -> None:
         "read_voids", "spare_partner_winner", "third_hand_high", "second_seat_ruff", "cover_honour",
         "keep_setting", "keep_stoppers", "safe_coverage", "hunt_nil_by_voids", "second_seat_master",
         "no_master_into_ruff", "short_suit_first", "lead_model", "second_seat_win", "third_seat_equals",
-        "cover_duck", "set_ducks",
+        "cover_duck", "set_ducks", "cover_keeps_masters",
     )  # fmt: skip
     assert all(getattr(ExpertParams(), name) is (name not in DEFAULT_OFF) for name in EXPERT_SWITCHES)
     tested = {name for s in SCENARIOS for name in s.off.split(",")} | DEFAULT_OFF | OWN_TABLES
@@ -469,6 +475,32 @@ def test_cover_duck_loses_a_trick_that_would_leave_no_safe_lead() -> None:
     assert decide("counting+expert(cover_duck=true)", COVER_DUCK) == {"seat": 0, "card": "9H"}
     needs_two = {**COVER_DUCK, "bids": [2, 3, 0, 4]}
     assert decide("counting+expert(cover_duck=true)", needs_two) == {"seat": 0, "card": "AH"}
+
+
+# `cover_keeps_masters` (off by default), seat 1 second to seat 0's lead, partner (seat 3) bid nil and plays
+# fourth: the tips make the trick as high as they can, the highest card held.
+KEEPS_HAND = "9C 7C 4C 2C 8D 7D 6D 8S 6S 4S"
+COVER_KEEPS_ROWS = [
+    # (seat 1's hearts, the heart seat 0 leads, other switches, card with the switch on, card with it off, working)
+    ("AH KH 3H", "5H", "", "KH", "AH",
+     "the QH is unseen: the K and the A are both above every unseen heart, so the K covers and the A is kept"),
+    ("AH TH 3H", "5H", "", "AH", "AH", "the K, Q and J are unseen: only the A is above them all"),
+    ("AH KH 4H", "QH", "", "KH", "AH",
+     "nothing unseen beats the QH, so partner plays under it whatever it holds; the trick is played as if"
+     " partner had not bid nil: `cover_honour` covers the queen with the K, a master"),
+    ("AH KH 4H", "QH", "-cover_honour, -second_seat_master, ", "4H", "AH",
+     "the same with `cover_honour` and `second_seat_master` off: second hand low"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("hearts, led, others, on_card, off_card, working", COVER_KEEPS_ROWS,
+                         ids=[row[5][:40] for row in COVER_KEEPS_ROWS])  # fmt: skip
+def test_cover_keeps_masters(hearts: str, led: str, others: str, on_card: str, off_card: str, working: str) -> None:
+    spot = position(1, {0: led, 1: f"{hearts} {KEEPS_HAND}"}, [3, 3, 3, 0], plays(f"0:{led}"))
+    on = decide(f"counting+expert({others}+cover_keeps_masters)", spot)
+    assert on == {"seat": 1, "card": on_card}, working
+    assert decide(f"counting+expert({others}-cover_keeps_masters)", spot) == {"seat": 1, "card": off_card}
+    assert decide("counting+tips", spot) == {"seat": 1, "card": off_card}
 
 
 def test_compiled_code_reads_each_parameter_by_its_name() -> None:

@@ -73,6 +73,13 @@ experiment can measure what each one is worth:
   of), lose the trick instead with the highest losing card (a discard when void), provided the sure winners
   kept still cover the tricks the side's contract needs. Off by default: measured over 10,000 duplicate
   deals against the expert without it, paired win difference -0.1% (-0.2% to -0.0%), nil success unchanged.
+- `cover_keeps_masters` (partner's live nil plays fourth, this seat second): the tips make the trick as
+  high as they can, the highest card held, so partner can play under it. With this switch no more is
+  spent than the cover needs: nothing when no unseen card of the trick's suit beats the card holding it
+  (partner plays under whatever it holds; the trick is played as if partner had not bid nil), else the
+  cheapest card held above every unseen card of the suit (the K from A-K with the Q out, keeping the A).
+  Off by default: measured over 20,000 duplicate deals against the expert without it, paired win
+  difference -0.05% (-0.12% to +0.02%), -0.4 points per game (-0.6 to -0.1), nil success unchanged.
 - `set_ducks` (trick arithmetic): when the side's contract is lost (more tricks still needed than cards
   left), its tricks score nothing, so the seat ducks as once the contract is made (and `keep_setting` still
   plays on while the opponents can be set): every trick the opponents take past their contract is a bag.
@@ -162,6 +169,7 @@ class ExpertParams(TipsParams):
     third_seat_equals: bool = True  # third seat: never overtake partner's winning card with an equal of it
     cover_duck: bool = False  # partner's nil safe on this trick: duck rather than win and have no safe lead after
     set_ducks: bool = True  # contract already lost: duck as once it is made, while the opponents cannot be set
+    cover_keeps_masters: bool = False  # partner's nil plays after me: no top card spent where a lower one covers
     bag_margin: int = 2  # keep_setting stops when bags + overtricks >= bag threshold - bag_margin
     lead_margin: float = 0.05  # lead_model: predicted DD tricks per lead an option must gain over the expert's card
     lead_weights: str = "dd"  # lead_model: dd (DD gain, tricks), continuation (score, tens of points) or a .json path
@@ -258,6 +266,25 @@ def _cover_duck(card: int, s: Turn, g: Game, p: Any, t: OnTrick, nil_voids: int,
     if sure_winners(hand & ~card_bit(duck), unseen, suits) < needed:
         return -1
     return duck
+
+
+@njit(cache=True)
+def _cover_cheaply(s: Turn, g: Game, t: OnTrick) -> int:
+    """Second seat, partner's live nil fourth: the card that keeps the nil safe, spending no more than it must.
+
+    The nil is safe whatever it holds once no unseen card of the trick's suit beats the card holding it (it
+    plays under, or discards when void): then -2, and this trick is played as if partner had not bid nil.
+    Otherwise the cheapest card of the suit held above every unseen one (the K from A-K with the Q out), not
+    the tips' highest card, which would spend a master the cover needs later; -1 when none is held (the tips'
+    highest card, or cheapest ruff, then).
+    """
+    suits, unseen = g.suits, s.unseen
+    if unseen_above(t.best, unseen, suits) == 0:
+        return -2
+    if not t.following:
+        return -1
+    safe = s.legal & above(highest(unseen & suit_of(t.best, suits)))
+    return lowest(safe) if safe != ZERO else -1
 
 
 @njit(cache=True)
@@ -540,6 +567,11 @@ def _expert_card(s: Turn, g: Game, p: Any, bag_limit: int, trumps_out: bool, voi
             if short >= 0:
                 return short
         return card
+    if covering and p.cover_keeps_masters and position == 1 and g.players == 4:  # partner's nil plays last
+        card = _cover_cheaply(s, g, t)
+        if card >= 0:
+            return card
+        covering = card == -1  # -2: safe whatever partner holds
     card = nils_then_duck(s, g, p, t, covering, ducking)
     if card >= 0:
         return card
