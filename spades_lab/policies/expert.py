@@ -501,12 +501,22 @@ def _expert_follow(s: Turn, g: Game, p: Any, t: OnTrick, left_voids: int, needed
 
 class ExpertRecord(NamedTuple):
     """What `expert_at` reads besides the turn: the parameters record, the rules' bag limit, the lead model's
-    combined weights and its margin (see `spades_lab.policies.leads.model_lead`)."""
+    combined weights and its margin (see `spades_lab.policies.leads.model_lead`).
+
+    `lead` is a numpy record whose one field, `combined`, holds the weights: an array inside a record costs
+    no reference counting at each call (a plain array in `k` did, at every card the expert played)."""
 
     p: Any
     bag_limit: int
-    combined: np.ndarray
+    lead: Any
     lead_margin: float
+
+
+def lead_record(combined: np.ndarray) -> Any:
+    """`combined` (see `leads.combine_weights`) as the record `ExpertRecord.lead`: a copy, in one field."""
+    record = np.zeros(1, dtype=[("combined", np.float64, combined.shape)])
+    record["combined"][0] = combined
+    return record[0]
 
 
 @njit(cache=True)
@@ -643,7 +653,7 @@ def expert_at(s: Turn, g: Game, k: Any) -> int:
     ):  # fmt: skip
         seen = (0, seat_voids(s.voids, s.partner), seat_voids(s.voids, s.left), seat_voids(s.voids, s.right))
         lead = Lead(out, hand, legal, unseen, s.trick, seat_bids, seat_won, seen)
-        out = model_lead(k.combined, k.lead_margin, lead, suits)
+        out = model_lead(k.lead.combined, k.lead_margin, lead, suits)
     return out
 
 
@@ -689,12 +699,13 @@ class ExpertPlay:
         shipped = lead_weights(params.lead_weights)  # an unknown name is refused even while lead_model is off
         self.weights = shipped if weights is None else np.array(weights, dtype=np.float64)
         self.combined = combine_weights(self.weights)  # what the kernel reads (`leads.model_lead`)
+        self.lead = lead_record(self.combined)
 
     def compiled_play(self, rules: Rules) -> tuple[Any, Any]:
         """The per-table play function and its record (parameters, the rules' bag limit, the lead model)."""
         threshold = rules.bag_threshold if rules.bag_penalty_enabled else NO_PENALTY
         bag_limit = threshold - self.params.bag_margin
-        return expert_at, ExpertRecord(self.params_record, bag_limit, self.combined, float(self.params.lead_margin))
+        return expert_at, ExpertRecord(self.params_record, bag_limit, self.lead, float(self.params.lead_margin))
 
     def play(self, view: PlayView) -> np.ndarray:
         fn, k = self.compiled_play(view.rules)
