@@ -281,10 +281,8 @@ def _cover_cheaply(s: Turn, g: Game, t: OnTrick) -> int:
     suits, unseen = g.suits, s.unseen
     if unseen_above(t.best, unseen, suits) == 0:
         return -2
-    if not t.following:
-        return -1
-    safe = s.legal & above(highest(unseen & suit_of(t.best, suits)))
-    return lowest(safe) if safe != ZERO else -1
+    masters = _held_masters(s.legal, t.best, unseen, suits)  # none when void: this seat cannot follow
+    return lowest(masters) if masters != ZERO else -1
 
 
 @njit(cache=True)
@@ -698,8 +696,7 @@ class ExpertPlay:
         self.params_record = params_record(params)
         shipped = lead_weights(params.lead_weights)  # an unknown name is refused even while lead_model is off
         self.weights = shipped if weights is None else np.array(weights, dtype=np.float64)
-        self.combined = combine_weights(self.weights)  # what the kernel reads (`leads.model_lead`)
-        self.lead = lead_record(self.combined)
+        self.lead = lead_record(combine_weights(self.weights))  # what the kernel reads (`leads.model_lead`)
 
     def compiled_play(self, rules: Rules) -> tuple[Any, Any]:
         """The per-table play function and its record (parameters, the rules' bag limit, the lead model)."""
