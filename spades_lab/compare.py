@@ -32,6 +32,7 @@ from spades_lab.stats.estimates import (
     mean_estimate,
     paired_by_deal,
     paired_estimate,
+    paired_ratio_estimate,
     proportion_difference,
     ratio_estimate,
     wilson_estimate,
@@ -69,6 +70,7 @@ FIGURES: dict[str, str] = {
     **DIVERGENCE_FIGURES,
     "paired_win_diff": "candidate's wins minus the baseline's per deal, both tables (paired mean, in [-1, 1])",
     "paired_margin": "candidate's final score minus the baseline's per deal (paired mean, points)",
+    "paired_points_per_hand": "candidate's points per hand minus the baseline's, both tables of a deal (paired ratio)",
     "paired_sets_per_game": "candidate's sets per game minus the baseline's, per deal (paired mean)",
     "paired_bag_penalty_points": "candidate's bag penalty points per game minus the baseline's, per deal",
 }
@@ -240,6 +242,7 @@ def figures(games: pd.DataFrame, candidate: str, baseline: str, bag_penalty: int
     paired = {
         "paired_win_diff": paired_estimate(games, "win", candidate),
         "paired_margin": paired_estimate(games, "margin", candidate, 0.5),
+        "paired_points_per_hand": paired_ratio_estimate(games, "score", "hands", candidate),
         "paired_sets_per_game": paired_estimate(games, "sets_f", candidate),
         "paired_bag_penalty_points": paired_estimate(games, "penalty_points", candidate),
         "nil_success_diff": proportion_difference(nils["candidate"], nils["baseline"]),

@@ -13,6 +13,7 @@ from spades_lab.stats.estimates import (
     mean_estimate,
     paired_by_deal,
     paired_estimate,
+    paired_ratio_estimate,
     proportion_difference,
     ratio_estimate,
     wilson_estimate,
@@ -82,6 +83,40 @@ def test_paired_by_deal_averages_each_deals_two_tables() -> None:
     assert frame["diff"].tolist() == [0.0, 1.0]  # deal 0: one table each; deal 1: A won both
     e = paired_estimate(games, "won", "A")
     assert (e.value, e.n, e.method) == (0.5, 2, "paired mean")
+
+
+def test_paired_points_per_hand_is_a_ratio_over_deals() -> None:
+    """Deal 0: A scores 300 + 100 in 10 + 6 hands against B's 200 + 120: +80 over 16 hands. Deal 1: A 50 in
+    4 hands, B 90: -40 over 4. Over both, +40 points in 20 hands: +2 per hand. The interval is the cluster
+    ratio's with one cluster per deal, checked against a clustered regression of the per-hand differences."""
+    games = pd.DataFrame(
+        {
+            "game": [0, 0, 0, 0, 1, 1],
+            "entrant": ["A", "B", "B", "A", "A", "B"],
+            "score": [300, 200, 120, 100, 50, 90],
+            "hands": [10, 10, 6, 6, 4, 4],
+        }  # fmt: skip
+    )
+    e = paired_ratio_estimate(games, "score", "hands", "A")
+    assert (e.value, e.n, e.method) == (2.0, 2, "paired ratio over deals")
+    assert paired_ratio_estimate(games, "score", "hands", "B").value == -2.0
+    rng = np.random.default_rng(5)
+    deals = 120
+    hands = rng.integers(8, 30, deals)
+    diff = [rng.normal(1.5, 40.0, h) for h in hands]  # per hand: A's points minus B's
+    frame = pd.DataFrame(
+        {
+            "game": np.repeat(np.arange(deals), 2),
+            "entrant": ["A", "B"] * deals,
+            "score": np.ravel([[d.sum(), 0.0] for d in diff]),
+            "hands": np.repeat(hands, 2),
+        }
+    )
+    e = paired_ratio_estimate(frame, "score", "hands", "A")
+    y = np.concatenate(diff)
+    fit = sm.OLS(y, np.ones_like(y)).fit(cov_type="cluster", cov_kwds={"groups": np.repeat(np.arange(deals), hands)})
+    lo, hi = fit.conf_int(alpha=0.05)[0]
+    assert e.value == pytest.approx(y.mean()) and (e.lo, e.hi) == pytest.approx((lo, hi), rel=1e-9)
 
 
 def test_estimate_sign_and_text() -> None:

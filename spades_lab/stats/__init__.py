@@ -5,6 +5,7 @@ from spades_lab.stats.estimates import (
     mean_estimate,
     paired_by_deal,
     paired_estimate,
+    paired_ratio_estimate,
     ratio_estimate,
     wilson_estimate,
 )
@@ -16,5 +17,5 @@ from spades_lab.stats.tally import GameTally, side_measures
 
 __all__ = [
     "Estimate", "GameTally", "HandStats", "SequentialTest", "bradley_terry", "mean_estimate", "mean_interval",
-    "paired_by_deal", "paired_estimate", "ratio_estimate", "side_measures", "wilson", "wilson_estimate",
+    "paired_by_deal", "paired_estimate", "paired_ratio_estimate", "ratio_estimate", "side_measures", "wilson", "wilson_estimate",
 ]  # fmt: skip
