@@ -300,3 +300,11 @@ def test_a_rollout_card_overturns_the_default_only_by_enough_standard_errors() -
     values[0, :, nine] = 7  # a tie: the plain choice is the cheaper 4C, but a default 9C stays, even at z = 0
     assert choose_cards(*args).tolist() == [four]
     assert choose_cards(*args, keep=np.array([nine]), z=0.0).tolist() == [nine]
+
+
+def test_search_players_ask_for_small_batches() -> None:
+    """A pimc or dd seat takes a second or more a decision: a tournament process then holds 32 tables, so the
+    games of a run spread over the worker processes instead of all going to the first one's batch."""
+    assert make_player("counting+pimc").batch_limit == 32
+    assert make_player("dd+expert").batch_limit == 32
+    assert make_player("counting+expert").batch_limit is None

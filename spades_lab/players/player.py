@@ -54,6 +54,15 @@ class Player:
             return self.bidder.name
         return f"{self.bidder.name}+{self.player.name}"
 
+    @property
+    def batch_limit(self) -> int | None:
+        """The fewest tables any of its parts wants advanced together (a searching policy's `batch_limit`:
+        it takes seconds a decision, so small batches spread a tournament's games over its worker
+        processes), or None when no part asks for a limit. Games never depend on it."""
+        parts = (self.bidder, self.player, self.drafter, self.exchanger)
+        limits = [int(limit) for limit in (getattr(part, "batch_limit", None) for part in parts) if limit]
+        return min(limits) if limits else None
+
     def decider(self, method: str) -> object:
         """The part that makes decision `method`: the engine asks seats sharing a part together."""
         if method == "bid" or (method in ("blind", "blind_bid") and hasattr(self.bidder, method)):

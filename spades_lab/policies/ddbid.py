@@ -44,7 +44,7 @@ from spades_lab.engine import BidView
 from spades_lab.engine.views import BlindView
 from spades_lab.policies.bidding import CountingBidder, CountingParams
 from spades_lab.policies.counting import count_tricks_batch
-from spades_lab.policies.params import CheckedParams, Ranges
+from spades_lab.policies.params import SEARCH_BATCH, CheckedParams, Ranges
 from spades_lab.policies.worlds import sample_worlds, world_keys
 
 
@@ -94,6 +94,9 @@ def sure_trumps(hands: np.ndarray, seat: np.ndarray, deck: Any) -> np.ndarray:
 
 class DDBidder:
     """Bid the side's expected double-dummy tricks over sampled worlds, less the partner's share and a margin."""
+
+    batch_limit = SEARCH_BATCH
+    """Tables a tournament process holds at once (`Player.batch_limit`): each decision searches."""
 
     def __init__(self, params: DDBidParams) -> None:
         self.params = params

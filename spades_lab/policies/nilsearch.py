@@ -7,12 +7,17 @@ objective lets the nil's opponents push tricks on it while its partner shields i
 target 1 per legal card is the exact DD answer to "is the nil broken if I play this card", which is
 all the hand score needs (a broken nil's second trick only moves a bag).
 
+The side's tricks and the nil's fate are then two separate games; `nil_joint_values` asks the joint
+question, the most tricks the side takes on a line that also gives the nil the fate the side wants.
+
 It lives in the policies layer because it is the pimc player's question; it uses only the dd
 search's public kernel functions and the same `Solver` working memory (entries for the nil
 objective are keyed apart from the trick objective's, so one table serves both).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -27,6 +32,7 @@ from spades_lab.dd.search import (
     probe,
     representative_of,
     representatives,
+    side_of,
     trick_after,
     trick_state,
 )
@@ -115,4 +121,257 @@ def nil_broken_values(
         hands, np.ascontiguousarray(trick, dtype=np.int64), np.ascontiguousarray(leader, dtype=np.int64),
         np.ascontiguousarray(broken, dtype=np.bool_), np.broadcast_to(np.asarray(nil_seat, dtype=np.int64), (n,)).copy(),
         solver.players, solver.first_rule, solver.arrays,
+    )  # fmt: skip
+
+
+# Joint valuation: the side's tricks and one live nil's fate from a single game.
+#
+# The two questions above are separate double-dummy games: the side's most tricks, and whether the nil's
+# opponents can force a trick on it. One line of play may not reach both: overtaking an opposing nil that
+# holds the trick gains a trick, and the nil can often still be broken later, but only by giving that
+# trick back. The joint question is a game with a two-threshold goal: side 0 wins when it ends with at
+# least `thr[made]` tricks if the nil ends made, or `thr[broken]` if it ends broken. Once the nil is
+# broken the goal is a plain trick count, which the solver's own probe answers (with its table); while it
+# is live the walk below plays card by card, and at every trick boundary two plain probes (the higher
+# threshold reached whatever the nil, the lower not reached at all) settle most nodes.
+
+_J_LEADER, _J_BROKEN, _J_K, _J_LED, _J_WIN_CARD, _J_WIN_SEAT, _J_MADE, _J_HIT, _J_FIRST, _J_SEAT = range(10)
+_J_TRICK, _J_HAND, _J_MOVES = range(3)
+_NEVER = 99
+"""A threshold no side reaches (more tricks than a hand has); its negative is one every side reaches."""
+
+
+class JointFrames(NamedTuple):
+    """The joint walk's stack, one row per card played below its root: the node's numbers and its masks."""
+
+    numbers: np.ndarray
+    masks: np.ndarray
+
+
+class JointGoal(NamedTuple):
+    """Side 0's goal: at least `made` tricks from here on if the nil of `nil_seat` ends made, `broken` if
+    it ends broken (it is live at the root)."""
+
+    made: int
+    broken: int
+    nil_seat: int
+
+
+@njit(cache=True)
+def _joint_bound(
+    hands: np.ndarray, leader: int, broken: bool, k: int, goal: JointGoal, nil_hit: bool, setting: Setting,
+    work: Workspace,
+) -> int:  # fmt: skip
+    """1 when side 0 surely reaches its goal from this node, -1 when it surely cannot, 0 when the walk must go on."""
+    rem = popcount(hands[leader]) + (1 if k > 0 else 0)
+    if nil_hit:
+        if goal.broken <= 0:
+            return 1
+        if goal.broken > rem:
+            return -1
+        # a plain trick count from here: the solver's probe (at a trick boundary: the nil seat took the last trick)
+        ok, _ = probe(hands, leader, broken, no_trick(), goal.broken, 0, Setting(setting.players, FIRST_FREE, -1), work)
+        return 1 if ok else -1
+    lo, hi = min(goal.made, goal.broken), max(goal.made, goal.broken)
+    if rem == 0:
+        return 1 if goal.made <= 0 else -1
+    if hi <= 0:
+        return 1
+    if lo > rem:
+        return -1
+    if k > 0:
+        return 0
+    plain = Setting(setting.players, setting.first_rule, -1)
+    if hi <= rem:
+        ok, _ = probe(hands, leader, broken, no_trick(), hi, 0, plain, work)
+        if ok:
+            return 1
+    if lo > 0:
+        ok, _ = probe(hands, leader, broken, no_trick(), lo, 0, plain, work)
+        if not ok:
+            return -1
+    return 0
+
+
+@njit(cache=True)
+def joint_probe(
+    hands: np.ndarray, leader: int, broken: bool, trick: Trick, goal: JointGoal, setting: Setting, work: Workspace,
+    frames: JointFrames,
+) -> bool:  # fmt: skip
+    """Does side 0 reach `goal` (see `JointGoal`) from the current `trick`, led by `leader`, the nil live?
+
+    An AND/OR walk over the cards (a run of one hand is one move, as in the solver) while the nil is
+    live, with an explicit stack (`frames`) so that it caches; `hands` is changed and restored."""
+    suit_of, suit_masks = work.deck
+    players = setting.players
+    numbers, masks = frames
+    k, led, win_card, win_seat, trick_mask = trick
+    first_rule = setting.first_rule
+    made, hit_thr, nil_seat = goal
+    nil_hit = False
+    d = 0
+    entering = True
+    ok = False
+    seat = 0
+    hand = moves = ZERO
+    while True:
+        decided = False
+        if entering:
+            verdict = _joint_bound(hands, leader, broken, k, JointGoal(made, hit_thr, nil_seat), nil_hit,
+                                   Setting(players, first_rule, -1), work)  # fmt: skip
+            if verdict != 0:
+                ok, decided = verdict > 0, True
+            else:
+                seat = (leader + k) % players
+                hand = hands[seat]
+                everyone = hands[0] | hands[1]
+                if players == 4:
+                    everyone |= hands[2] | hands[3]
+                legal = legal_mask(hand, k == 0, led, broken, first_rule, suit_masks)
+                moves = representatives(legal, trick_mask | (everyone & ~hand), suit_masks)
+        else:
+            fr, ms = numbers[d], masks[d]
+            leader, broken, k, led = fr[_J_LEADER], fr[_J_BROKEN] != 0, fr[_J_K], fr[_J_LED]
+            win_card, win_seat, made, hit_thr = fr[_J_WIN_CARD], fr[_J_WIN_SEAT], fr[_J_MADE], fr[_J_HIT]
+            first_rule, seat = fr[_J_FIRST], fr[_J_SEAT]
+            trick_mask, hand, moves = ms[_J_TRICK], ms[_J_HAND], ms[_J_MOVES]
+            hands[seat] = hand
+            nil_hit = False
+            if ok == (side_of(seat) == 0):
+                decided = True  # one card decides the node
+        if not decided:
+            if moves == ZERO:
+                ok, decided = side_of(seat) != 0, True  # every card tried: the node goes to the other side
+            else:
+                c = lowest(moves)
+                moves &= moves - ONE
+                fr, ms = numbers[d], masks[d]
+                fr[_J_LEADER], fr[_J_BROKEN], fr[_J_K], fr[_J_LED] = leader, 1 if broken else 0, k, led
+                fr[_J_WIN_CARD], fr[_J_WIN_SEAT], fr[_J_MADE], fr[_J_HIT] = win_card, win_seat, made, hit_thr
+                fr[_J_FIRST], fr[_J_SEAT] = first_rule, seat
+                ms[_J_TRICK], ms[_J_HAND], ms[_J_MOVES] = trick_mask, hand, moves
+                n_led, n_win, n_seat = trick_after(c, seat, k, led, win_card, win_seat, suit_of)
+                bit = BIT[c]
+                hands[seat] = hand ^ bit
+                if k + 1 == players:
+                    gained = 1 if side_of(n_seat) == 0 else 0
+                    broken = broken or (trick_mask | bit) & suit_masks[3] != ZERO
+                    made, hit_thr = made - gained, hit_thr - gained
+                    nil_hit = n_seat == nil_seat
+                    leader, k, led, win_card, win_seat, trick_mask, first_rule = n_seat, 0, -1, -1, -1, ZERO, FIRST_FREE
+                else:
+                    k, led, win_card, win_seat, trick_mask = k + 1, n_led, n_win, n_seat, trick_mask | bit
+                d += 1
+                entering = True
+                continue
+        # this node is decided (ok): back to its parent
+        if d == 0:
+            return ok
+        d -= 1
+        entering = False
+
+
+@njit(cache=True)
+def _joint_values(
+    hands: np.ndarray, trick: np.ndarray, leader: np.ndarray, broken: np.ndarray, nil_seat: int,
+    values: np.ndarray, hit: np.ndarray, setting: Setting, work: Workspace,
+) -> np.ndarray:  # fmt: skip
+    suit_of, suit_masks = work.deck
+    players = setting.players
+    n = hands.shape[0]
+    frames = JointFrames(np.zeros((64, 10), dtype=np.int64), np.zeros((64, 3), dtype=np.uint64))
+    out = np.full((n, 52), -1, dtype=np.int8)
+    row = np.empty(players, dtype=np.uint64)
+    tr = np.empty(players, dtype=np.int64)
+    for t in range(n):
+        k = 0
+        for p in range(players):
+            row[p] = hands[t, p]
+            tr[p] = trick[t, p]
+            if trick[t, p] >= 0:
+                k += 1
+        lead = leader[t]
+        rule = first_rule_for(row, players, k, setting.first_rule)
+        seat = (lead + k) % players
+        ours = side_of(seat)
+        wants_broken = side_of(nil_seat) != ours
+        total = popcount(row[lead]) + (1 if k > 0 else 0)
+        _, led, win_card, win_seat, mask = trick_state(tr, k, lead, players, suit_of)
+        hand = row[seat]
+        legal = legal_mask(hand, k == 0, led, broken[t], rule, suit_masks)
+        separators = mask
+        for p in range(players):
+            if p != seat:
+                separators |= row[p]
+        reps = representatives(legal, separators, suit_masks)
+        m = reps
+        while m != ZERO:
+            c = lowest(m)
+            m &= m - ONE
+            if values[t, c] < 0 or (hit[t, c] == 1) != wants_broken:
+                continue  # the nil outcome the side wants is out of its reach after this card
+            bit = BIT[c]
+            n_led, n_win, n_seat = trick_after(c, seat, k, led, win_card, win_seat, suit_of)
+            row[seat] = hand ^ bit
+            if k + 1 == players:
+                gained = 1 if side_of(n_seat) == 0 else 0
+                child = no_trick()
+                c_lead, c_broken, c_rule = n_seat, broken[t] or (mask | bit) & suit_masks[3] != ZERO, FIRST_FREE
+                hit_now = n_seat == nil_seat
+            else:
+                gained = 0
+                child = Trick(k + 1, n_led, n_win, n_seat, mask | bit)
+                c_lead, c_broken, c_rule = lead, broken[t], rule
+                hit_now = False
+            # the most tricks the side takes with the nil as it wants it: its DD tricks, then one fewer, then bisection
+            best = -1
+            lo, hi = 0, int(values[t, c])
+            if hit_now:
+                best = hi  # the nil is broken by this very card: the side's DD tricks go with it
+                lo = hi + 1
+            steps = 0
+            while lo <= hi:
+                target = hi if steps < 2 else (lo + hi + 1) // 2
+                steps += 1
+                # side 0's goal for "the side gets the nil it wants and `target` tricks", or its complement
+                if ours == 0:
+                    want, other = target - gained, _NEVER
+                else:
+                    want, other = total - target + 1 - gained, -_NEVER
+                goal = JointGoal(other, want, nil_seat) if wants_broken else JointGoal(want, other, nil_seat)
+                side0 = joint_probe(row, c_lead, c_broken, child, goal, Setting(players, c_rule, -1), work, frames)
+                if side0 == (ours == 0):
+                    best = target
+                    lo = target + 1
+                else:
+                    hi = target - 1
+            row[seat] = hand
+            out[t, c] = best
+        m = legal & ~reps
+        while m != ZERO:
+            c = lowest(m)
+            m &= m - ONE
+            out[t, c] = out[t, representative_of(c, legal, separators, suit_of, suit_masks)]
+    return out
+
+
+def nil_joint_values(
+    hands: np.ndarray, trick: np.ndarray, leader: np.ndarray, broken: np.ndarray, nil_seat: int,
+    values: np.ndarray, hit: np.ndarray, solver: Solver,
+) -> np.ndarray:  # fmt: skip
+    """[n, 52] int8 per card id of the acting seat: the most tricks its side takes from the current trick on
+    on a line that also gives the live nil of `nil_seat` the fate the side wants (broken for an opponent's
+    nil, made for its own), -1 where the side cannot have that fate or the card is illegal.
+
+    `values` [n, 52] are the side's DD tricks per card (`spades_lab.dd.card_values`) and `hit` the nil's
+    fate per card (`nil_broken_values`), both for the same worlds (same layout). Where the wanted fate is
+    within reach the answer is at most `values`: equal when both optima fit one line of play, lower when
+    the fate costs tricks. The side then has two outcomes to choose from: its DD tricks with the other
+    fate, or these tricks with the fate it wants.
+    """
+    hands = np.ascontiguousarray(hands, dtype=np.uint64)
+    return _joint_values(
+        hands, np.ascontiguousarray(trick, dtype=np.int64), np.ascontiguousarray(leader, dtype=np.int64),
+        np.ascontiguousarray(broken, dtype=np.bool_), int(nil_seat), np.ascontiguousarray(values, dtype=np.int64),
+        np.ascontiguousarray(hit, dtype=np.int64), Setting(solver.players, solver.first_rule, -1), solver.arrays,
     )  # fmt: skip

@@ -14,6 +14,10 @@ from typing import Any, ClassVar
 
 from spades_lab.names import did_you_mean
 
+SEARCH_BATCH = 32
+"""Tables a tournament process advances together when a seat's policy searches (`pimc`, the `dd` bid): a
+decision takes a second or more, so a large batch would keep every game in the first process."""
+
 
 @dataclass(frozen=True)
 class NoParams:

@@ -26,8 +26,11 @@ that valued a bag at its point alone: +45 points per game (docs/players.md).
 
 While a nil bid is live the search also asks, per world and card, whether the nil ends made or
 broken double dummy (`spades_lab.policies.nilsearch`: the solver's own nil objective, the nil's
-opponents pushing a trick on it and its partner shielding it) and scores that outcome with the side's
-DD tricks. The two are separate DD games, so the score assumes both optima fit one line of play.
+opponents pushing a trick on it and its partner shielding it). Those are two DD games, and one line may
+not reach both optima (a ruff over an opposing nil that holds the trick wins the trick, and the nil can
+then be broken only by giving a trick back). So with one live nil (`joint_nil`, on by default) it also asks
+the most tricks the side takes on a line that gives the nil the fate the side wants, and scores the better
+of the two outcomes; with two nils live the answers are added as they come.
 
 Where the search does not apply, the seat plays the `expert` card instead (its parameters are the
 expert's, so `pimc(-keep_setting)` changes the fallback):
@@ -62,8 +65,8 @@ from spades_lab.engine.scoring import score_hands
 from spades_lab.engine.state import play_step
 from spades_lab.engine.views import ViewContext
 from spades_lab.policies.expert import ExpertParams, ExpertPlay
-from spades_lab.policies.nilsearch import nil_broken_values
-from spades_lab.policies.params import Ranges
+from spades_lab.policies.nilsearch import nil_broken_values, nil_joint_values
+from spades_lab.policies.params import SEARCH_BATCH, Ranges
 from spades_lab.policies.worlds import sample_worlds, void_masks, weigh_by_bids, world_keys
 
 
@@ -80,6 +83,7 @@ class PimcParams(ExpertParams):
     oversample: int = 8  # with bid_weight > 0: candidate worlds drawn per kept world
     trick_value: float = 0.0  # points added per trick the side ends with, while its contract is not yet made
     bag_cost: float = -1.0  # points per bag taken once the contract is made; -1: the rules' bag_penalty / bag_threshold
+    joint_nil: bool = True  # one live nil: its fate and the side's tricks from one DD game, not two added
 
     # the bounds keep a decision's arrays finite (worlds x oversample candidate deals per table)
     POLICY: ClassVar[str] = "pimc play"
@@ -179,6 +183,9 @@ def cheapest(cards: np.ndarray, suit_of: np.ndarray, rank_of: np.ndarray) -> np.
 class PimcPlay:
     """Sample worlds, value every legal card double dummy in each, play the best mean hand score."""
 
+    batch_limit = SEARCH_BATCH
+    """Tables a tournament process holds at once (`Player.batch_limit`): each decision searches."""
+
     def __init__(self, params: PimcParams) -> None:
         self.params = params
         self.name = "pimc"
@@ -265,18 +272,24 @@ class PimcPlay:
         values = np.empty((m, worlds, 52), dtype=np.int64)
         # outcome index per world and card: bit s set when seat s's live nil is broken after the card
         outcome = np.zeros((m, worlds, 52), dtype=np.int64)
+        joint = np.full((m, worlds, 52), -1, dtype=np.int64)
+        joint_bit = np.zeros(m, dtype=np.int64)
         for t in range(m):
             # a fresh table per decision: the solver's answers must not depend on what else it solved
             # before (other tables of the batch, earlier decisions), or games would depend on the batch
             solver.clear()
             w = slice(t * worlds, (t + 1) * worlds)
-            values[t] = dd.card_values(flat_hands[w], flat_trick[w], flat_leader[w], flat_broken[w], solver=solver)
-            for s in map(int, np.flatnonzero(live[t])):
-                hit = nil_broken_values(flat_hands[w], flat_trick[w], flat_leader[w], flat_broken[w],
-                                        np.full(worlds, s), solver)  # fmt: skip
-                outcome[t] |= (hit == 1).astype(np.int64) << int(s)
+            world = (flat_hands[w], flat_trick[w], flat_leader[w], flat_broken[w])
+            values[t] = dd.card_values(*world, solver=solver)
+            nils = np.flatnonzero(live[t])
+            for s in map(int, nils):
+                hit = nil_broken_values(*world, np.full(worlds, s), solver)
+                outcome[t] |= (hit == 1).astype(np.int64) << s
+                if self.params.joint_nil and len(nils) == 1:
+                    joint[t] = nil_joint_values(*world, s, values[t], hit, solver)
+                    joint_bit[t] = 1 << s
         return _choose(view, rows, values, outcome, live, trick_value=self.params.trick_value,
-                       bag_cost=bag_price(rules, self.params.bag_cost))  # fmt: skip
+                       bag_cost=bag_price(rules, self.params.bag_cost), joint=(joint, joint_bit))  # fmt: skip
 
     def _rollouts(
         self, view: PlayView, rows: np.ndarray, hands: np.ndarray, leaf: int, expert: np.ndarray
@@ -368,19 +381,46 @@ def rollout_values(
 def _choose(
     view: PlayView, rows: np.ndarray, values: np.ndarray, outcome: np.ndarray, live: np.ndarray, *,
     keep: np.ndarray | None = None, z: float = 0.0, trick_value: float = 0.0, bag_cost: float = 0.0,
+    joint: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:  # fmt: skip
-    """The hand-score table of every nil outcome that occurs, then `choose_cards`."""
+    """The hand-score table of every nil outcome that occurs, then `choose_cards`.
+
+    With `joint` (tricks [m, worlds, 52] from `nil_joint_values`, -1 where not asked, and the live nil's
+    outcome bit per table, 0 for none) each world and card where the side can have the nil's fate it wants
+    has two outcomes to choose from: its DD tricks with the other fate, or the joint tricks with that fate.
+    The better of the two by the hand score is the card's value there."""
     m = len(rows)
     seat = view.seat[rows].astype(np.int64)
     bids, won = view.bids[rows], view.tricks_won[rows]
-    used = np.unique(outcome[values >= 0]) if live.any() else np.zeros(1, dtype=np.int64)
+    flipped = outcome ^ joint[1][:, None, None] if joint is not None else outcome
+    seen = values >= 0
+    used = np.unique(np.concatenate([outcome[seen], flipped[seen]])) if live.any() else np.zeros(1, dtype=np.int64)
     score = np.zeros((m, 16, 14), dtype=np.float64 if trick_value or bag_cost else np.int64)
     for combo in used:
         broken_nils = ((int(combo) >> np.arange(4)) & 1 == 1)[None, :] & live
         score[:, combo] = score_by_tricks(view.rules, bids, won, view.bags[rows], seat, broken_nils, trick_value,
                                           bag_cost)  # fmt: skip
     ours_now = won[np.arange(m), seat] + won[np.arange(m), (seat + 2) % 4]
+    if joint is not None:
+        values, outcome = joint_outcomes(values, outcome, joint[0], flipped, score, ours_now)
     return choose_cards(values, score, ours_now, view.legal[rows], view.deck, outcome, keep, z)
+
+
+def joint_outcomes(
+    values: np.ndarray, outcome: np.ndarray, joint: np.ndarray, flipped: np.ndarray, score: np.ndarray,
+    ours_now: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Per world and card, the better of the two outcomes one DD game allows when the side can have the
+    live nil's fate it wants: `joint` tricks with that fate (`outcome`), or its DD tricks (`values`) with
+    the other fate (`flipped`); unchanged where `joint` is -1. Returns the (values, outcome) to score.
+
+    `score` [m, outcomes, 14] and `ours_now` [m] as `choose_cards` reads them; ties keep the wanted fate."""
+    t = np.arange(len(values))[:, None, None]
+    wanted = score[t, outcome, np.clip(ours_now[:, None, None] + joint, 0, 13)]
+    other = score[t, flipped, np.clip(ours_now[:, None, None] + values, 0, 13)]
+    asked = (joint >= 0) & (values >= 0)
+    take_other = asked & (other > wanted)
+    return np.where(asked & ~take_other, joint, values), np.where(take_other, flipped, outcome)
 
 
 def choose_cards(

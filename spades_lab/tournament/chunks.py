@@ -97,6 +97,15 @@ def _player(spec: EntrantSpec | ShippedPlayer) -> Player:
     return _PLAYERS[spec]
 
 
+def batch_for(task: ChunkTask) -> int:
+    """Tables one process advances together: the configured batch, at most `DD_BATCH` with DD tricks, and
+    at most every entrant's `Player.batch_limit` (a search player takes seconds a decision; with a large
+    batch the first process would take every game and leave the other workers idle)."""
+    limits = [task.config.batch_size] + ([DD_BATCH] if task.config.dd else [])
+    limits += [limit for limit in (_player(e).batch_limit for e in task.entrants) if limit]
+    return max(1, min(limits))
+
+
 def seat_players(task: ChunkTask) -> list[Player]:
     side0, side1 = _player(task.entrants[task.chunk.side0]), _player(task.entrants[task.chunk.side1])
     return [side0, side1] * (task.config.rules.players // 2)
@@ -151,7 +160,7 @@ def _play(task: ChunkTask) -> ChunkResult:
     start = time.perf_counter()
     c = task.chunk
     players = seat_players(task)
-    batch = max(1, min(task.config.batch_size, c.games, DD_BATCH if task.config.dd else c.games))
+    batch = min(batch_for(task), c.games)
     if task.config.single_hands:
         logs = simulate_hands(task.config.rules, players, c.games, task.config.seed, batch, c.lo)
     else:
@@ -245,7 +254,7 @@ def play_stream(template: ChunkTask, take: Callable[[bool], Chunk | None]) -> It
     If anything fails, the chunks still in play are replayed one by one with `run_chunk`, so every
     one that can finish is yielded and the failing one raises its own ChunkError (chunk, policy, seat).
     """
-    batch = min(template.config.batch_size, DD_BATCH) if template.config.dd else template.config.batch_size
+    batch = batch_for(template)
     stream = GameStream(
         template.config.rules, template.config.seed, batch, template.config.max_hands, template.config.single_hands
     )
