@@ -10,7 +10,7 @@ from spades_lab import Rules, make_player
 from spades_lab.cards import STANDARD_DECK
 from spades_lab.engine.position import position_view
 from spades_lab.engine.protocol import ask_bids
-from spades_lab.policies.ddbid import DDBidParams
+from spades_lab.policies.ddbid import DDBidParams, best_number, bid_points
 
 DECK = STANDARD_DECK
 ALL_SPADES = " ".join(r + "S" for r in "23456789TJQKA")
@@ -110,3 +110,41 @@ def test_parameters_are_checked() -> None:
         DDBidParams(margin=-1)
     with pytest.raises(ValueError, match="worlds"):
         DDBidParams(worlds=0)
+
+
+def test_bid_points_are_the_rules_hand_score_over_the_worlds() -> None:
+    """Two worlds: the side takes 5 or 7 DD tricks, partner bid 2, no bags carried, margin 0, a bag at its
+    point alone. Bid 3 (contract 5): made both times, 50 and 52 (two bags): 51. Bid 4 (contract 6): set, -60, or
+    made with a bag, 61: 0.5. Bid 5 (contract 7): -70 or 70: 0. With a bag costing 10 more, bid 3 is 50 and 32: 41."""
+    side, partner, bags = np.array([[5.0, 7.0]]), np.array([[2.0, 2.0]]), np.array([0])
+    points = bid_points(Rules(), side, partner, bags, 0.0, 0.0)[0]
+    assert (points[3], points[4], points[5]) == (51.0, 0.5, 0.0)
+    assert bid_points(Rules(), side, partner, bags, 0.0, 10.0)[0, 3] == 41.0
+    # margin 1 is one trick fewer in every world (4 or 6); margin 0.5 is the mean of margins 0 and 1
+    assert bid_points(Rules(), side, partner, bags, 1.0, 0.0)[0, 3] == (-50 + 51) / 2
+    half = bid_points(Rules(), side, partner, bags, 0.5, 0.0)[0]
+    assert half[3] == pytest.approx((51.0 + 0.5) / 2)
+    # bags carried in: 8 bags and two more this hand bring the penalty (-100) in the world of 7 tricks
+    assert bid_points(Rules(), side, partner, np.array([8]), 0.0, 0.0)[0, 3] == (50 + 52 - 100) / 2
+    # the nil: broken in one world (-100; its trick a bag, partner's 2 made with 4: 20 and two bags more),
+    # made in the other (100; partner's 2 made with 7: 25)
+    nil = bid_points(Rules(), side, partner, bags, 0.0, 0.0, np.array([[True, False]]))[0, 0]
+    assert nil == ((-100 + 20 + 3) + (100 + 20 + 5)) / 2
+    legal = np.ones((1, 14), dtype=bool)
+    assert best_number(points[None, :], legal).tolist() == [3]
+    legal[0, 3] = False  # then bid 2 (contract 4, always made: 41 or 43, 42) before bid 4 (0.5)
+    assert points[2] == 42.0 and best_number(points[None, :], legal).tolist() == [2]
+
+
+def test_the_score_objective_bids_for_the_expected_score() -> None:
+    """Thirteen top spades, partner nil: thirteen tricks in every world, so the best expected score is the
+    full contract less the margin, as the trick objective bids. A middling hand: the score objective bids
+    no more than the trick objective (a set costs the contract, an overtrick one point), and reproduces."""
+    assert _bid("dd(worlds=4,margin=0,objective=score)", _position(ALL_SPADES, 0)) == 13
+    assert _bid("dd(worlds=4,margin=1,objective=score)", _position(ALL_SPADES, 0)) == 12
+    position = _position(MIDDLING, 0)
+    by_score = _bid("dd(worlds=6,margin=0,nil=False,objective=score)", position)
+    assert 1 <= by_score <= _bid("dd(worlds=6,margin=0,nil=False)", position)
+    assert _bid("dd(worlds=6,margin=0,nil=False,objective=score)", position) == by_score
+    with pytest.raises(ValueError, match="objective"):
+        DDBidParams(objective="points")

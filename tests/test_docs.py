@@ -84,14 +84,15 @@ def test_strategies_page_has_every_policy_and_parameter_with_its_default() -> No
                 if rows and entry["name"] not in ("optimist", "cautious"):  # the table is counting's
                     shown = [r.strip('"').lower() for r in rows]
                     assert str(param["default"]).lower() in shown, f"{param['name']}: {shown} vs {param['default']}"
-                # and its range as the errors write it (`0..13`), or for a rank the word "rank"; in a table row
+                # and its range as the errors write it (`0..13`), for a rank the word "rank", else every word; in a row
                 # or, for a policy described in prose, as "`name` (default, range ..)"
                 lines = re.findall(rf"^\| `{param['name']}` \|.*$|`{param['name']}` \([^)]*\)", text, flags=re.M)
                 if param["range"] is not None:
                     allowed = range_text(*param["range"])
                     assert any(allowed in line for line in lines), f"{param['name']}: range {allowed} not in its row"
-                if param["choices"] is not None:
-                    assert any("a rank" in line for line in lines), f"{param['name']}: its choices not in its row"
+                if param["choices"] is not None:  # a rank, or every word allowed
+                    listed = ("a rank" in line or all(f"`{c}`" in line for c in param["choices"]) for line in lines)
+                    assert any(listed), f"{param['name']}: its choices not in its row"
 
 
 def test_statistics_page_has_every_column(tmp_path: Path) -> None:

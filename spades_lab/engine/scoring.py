@@ -70,6 +70,16 @@ class HandScore:
         return self.contract > 0
 
 
+def bag_price(rules: Rules, bag_cost: float = -1.0) -> float:
+    """Points a bag costs beyond its own point: `bag_cost`, or (negative) the rules' long-run price, one
+    `bag_penalty` per `bag_threshold` bags (0 when bag penalties are off)."""
+    if bag_cost >= 0:
+        return float(bag_cost)
+    if not rules.bag_penalty_enabled or rules.bag_threshold <= 0:
+        return 0.0
+    return abs(float(rules.bag_penalty)) / float(rules.bag_threshold)
+
+
 def score_hands(
     rules: Rules, bids: np.ndarray, tricks: np.ndarray, bags_before: np.ndarray, blind: np.ndarray | None = None
 ) -> HandScore:

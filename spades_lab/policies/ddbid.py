@@ -28,6 +28,12 @@ double dummy in at least `nil_chance` of the worlds. Never blind nil. In Duel (t
 drafted, a hidden discard pile), and in cutthroat and three-player (the solver counts a
 partnership's tricks), worlds are not sampled: the seat bids as `counting` does.
 
+With `objective="score"` the bid is instead the legal number with the best expected hand score over the
+worlds (`bid_points`: the rules' scoring of the side's DD tricks less the margin, partner's contract, the
+bags carried in, each bag charged `bag_cost` beyond its point), and the nil, scored made or broken in each
+world the same way, is bid when its mean is higher. A set costs the whole contract and an overtrick a
+point, which the rounded share does not weigh. Not measured yet, so not the default.
+
 Worlds come from the bid decision's one random draw (`view.uniform(0)`), so a bid depends only on
 the seed and the game, never on the batch.
 """
@@ -41,6 +47,7 @@ import numpy as np
 
 from spades_lab import dd
 from spades_lab.engine import BidView
+from spades_lab.engine.scoring import bag_price, score_hands
 from spades_lab.engine.views import BlindView
 from spades_lab.policies.bidding import CountingBidder, CountingParams
 from spades_lab.policies.counting import count_tricks_batch
@@ -55,9 +62,16 @@ class DDBidParams(CheckedParams):
     nil: bool = True  # bid nil when the DD nil is made in at least nil_chance of the worlds (False: never nil)
     nil_chance: float = 0.7  # share of the worlds in which the nil must be made DD for a nil bid
     nil_max_bid: int = 2  # the nil is solved only for hands whose number bid would be at most this
+    objective: str = (
+        "tricks"  # "tricks": the expected share, rounded; "score": the bid with the best expected hand score
+    )
+    bag_cost: float = -1.0  # objective score: points per bag beyond its own; -1: the rules' bag_penalty / bag_threshold
 
     POLICY: ClassVar[str] = "dd bid"
-    RANGES: ClassVar[Ranges] = (("worlds", 1, 1024), ("margin", 0, 6), ("nil_chance", 0, 1), ("nil_max_bid", 0, 13))
+    RANGES: ClassVar[Ranges] = (
+        ("worlds", 1, 1024), ("margin", 0, 6), ("nil_chance", 0, 1), ("nil_max_bid", 0, 13), ("bag_cost", -1.0, 1000.0),
+    )  # fmt: skip
+    CHOICES: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = (("objective", ("tricks", "score")),)
 
 
 _SOLVERS: dict[Any, Any] = {}
@@ -108,6 +122,12 @@ class DDBidder:
 
     def expected_share(self, view: BidView) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per table: the seat's expected DD share, the worlds [n, W, 4] and their first leaders [n, W]."""
+        share, hands, leader, _, _ = self.shares(view)
+        return share, hands, leader
+
+    def shares(self, view: BidView) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """`expected_share`'s three, then per world [n, W] the side's DD tricks and partner's part of them
+        (its bid, 0 for a nil, else its count bounded as above)."""
         rules, deck = view.rules, view.deck
         n, worlds = len(view), self.params.worlds
         seat = view.seat.astype(np.int64)
@@ -138,16 +158,24 @@ class DDBidder:
         partner_count = np.clip(count_tricks_batch(hands[rows, :, partner], deck=deck), 0.0, room)
         unbid = (side_tricks - partner_count).mean(axis=1)
         share = np.where(partner_bid > 0, side - partner_bid, np.where(partner_bid == 0, side, unbid))
-        return np.maximum(share, 0.0), hands, leader
+        bid_part = np.where(partner_bid > 0, partner_bid, 0).astype(np.float64)[:, None]
+        partner_part = np.where((partner_bid >= 0)[:, None], bid_part, partner_count)
+        return np.maximum(share, 0.0), hands, leader, side_tricks, partner_part
 
     def bid(self, view: BidView) -> np.ndarray:
         if view.players != 4 or not view.rules.partnerships:  # the solver counts tricks per partnership
             return np.asarray(self.counting.bid(view), dtype=np.int64)
-        share, hands, leader = self.expected_share(view)
+        share, hands, leader, side_tricks, partner_part = self.shares(view)
         legal = view.legal_bids
-        bids = nearest_legal(np.floor(share - self.params.margin + 0.5), legal)
         n = len(view)
         seat = view.seat.astype(np.int64)
+        by_score = self.params.objective == "score"
+        if by_score:
+            points = bid_points(view.rules, side_tricks, partner_part, view.bags[np.arange(n), seat % 2],
+                                self.params.margin, bag_price(view.rules, self.params.bag_cost))  # fmt: skip
+            bids = best_number(points, legal)
+        else:
+            bids = nearest_legal(np.floor(share - self.params.margin + 0.5), legal)
         partner_nil = view.bids[np.arange(n), (seat + 2) % 4] == 0
         plain = view.rules.zero_bid == "plain"
         if self.params.nil and not plain:
@@ -159,6 +187,70 @@ class DDBidder:
                 for i, t in enumerate(ask):
                     solver.clear()
                     held[i] = dd.nil_tricks(hands[t], np.full(worlds, seat[t]), leader[t], solver=solver, cap=1)
-                made = (held == 0).mean(axis=1)
-                bids[ask[made >= self.params.nil_chance]] = 0
+                if by_score:
+                    nil = bid_points(
+                        view.rules,
+                        side_tricks[ask],
+                        partner_part[ask],
+                        view.bags[ask, seat[ask] % 2],
+                        self.params.margin,
+                        bag_price(view.rules, self.params.bag_cost),
+                        held > 0,
+                    )
+                    better = nil[:, 0] > points[ask, bids[ask]]
+                else:
+                    better = (held == 0).mean(axis=1) >= self.params.nil_chance
+                bids[ask[better]] = 0
         return bids
+
+
+def bid_points(
+    rules: Any, side_tricks: np.ndarray, partner_part: np.ndarray, bags: np.ndarray, margin: float,
+    bag_cost: float, nil_broken: np.ndarray | None = None,
+) -> np.ndarray:  # fmt: skip
+    """[n, 14]: the side's expected hand score (the rules' scoring, `score_hands`) if the seat bids b = 0..13,
+    over the worlds of `side_tricks` [n, W] (the side's DD tricks, `margin` fewer: real play takes fewer
+    than double dummy; a fractional margin is the mix of its two neighbouring whole numbers), with partner's
+    contract its part `partner_part` [n, W] rounded (0: no contract of its own) and the side's `bags` [n]
+    carried in. Each bag of a made contract costs `bag_cost` more than its point.
+
+    Without `nil_broken` columns 1-13 are the number bids (column 0 means nothing). With `nil_broken` [n, W]
+    column 0 is the seat bidding nil, broken (one trick, the rest to partner) or made in each world (read
+    only that column then)."""
+    n, worlds = side_tricks.shape
+    low = int(np.floor(margin))
+    mix = float(margin) - low
+    total = np.zeros((n, 14))
+    for shift, weight in ((low, 1.0 - mix), (low + 1, mix)):
+        if weight <= 0:
+            continue
+        side = np.clip(side_tricks - shift, 0, 13).astype(np.int64)  # [n, W]
+        partner = np.rint(partner_part).astype(np.int64)
+        b = np.arange(14)
+        shape = (n, worlds, 14)
+        bids = np.zeros((*shape, 4), dtype=np.int64)
+        tricks = np.zeros((*shape, 4), dtype=np.int64)
+        seat_tricks = np.broadcast_to(side[:, :, None], shape)
+        if nil_broken is None:
+            bids[..., 0] = b
+            mine = seat_tricks - np.minimum(partner, side)[:, :, None]
+        else:
+            bids[..., 0] = 0
+            mine = np.broadcast_to(np.minimum(nil_broken.astype(np.int64), side)[:, :, None], shape)
+        bids[..., 2] = partner[:, :, None]
+        tricks[..., 0] = mine
+        tricks[..., 2] = seat_tricks - mine
+        bids[..., 1] = bids[..., 3] = 1
+        tricks[..., 1] = 13 - seat_tricks
+        scored = score_hands(rules, bids.reshape(-1, 4), tricks.reshape(-1, 4),
+                             np.repeat(np.stack([bags, np.zeros_like(bags)], axis=1), worlds * 14, axis=0))  # fmt: skip
+        points = scored.points[:, 0] - bag_cost * scored.new_bags[:, 0]
+        total += weight * points.reshape(shape).mean(axis=1)
+    return total
+
+
+def best_number(points: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    """Per table, the legal number bid (1-13) with the most expected points (the lower on a tie); nil where
+    no number is legal."""
+    value = np.where(legal[:, 1:], points[:, 1:], -np.inf)
+    return np.where(legal[:, 1:].any(axis=1), 1 + value.argmax(axis=1), 0).astype(np.int64)

@@ -61,7 +61,7 @@ import numpy as np
 
 from spades_lab import dd
 from spades_lab.engine import PlayView, State
-from spades_lab.engine.scoring import score_hands
+from spades_lab.engine.scoring import bag_price, score_hands
 from spades_lab.engine.state import play_step
 from spades_lab.engine.views import ViewContext
 from spades_lab.policies.expert import ExpertParams, ExpertPlay
@@ -102,16 +102,6 @@ def _solver(rules: Any) -> Any:
     if rules not in _SOLVERS:
         _SOLVERS[rules] = dd.Solver(rules)
     return _SOLVERS[rules]
-
-
-def bag_price(rules: Any, bag_cost: float = -1.0) -> float:
-    """Points a bag costs beyond its own point: `bag_cost`, or (negative) the rules' long-run price, one
-    `bag_penalty` per `bag_threshold` bags (0 when bag penalties are off)."""
-    if bag_cost >= 0:
-        return float(bag_cost)
-    if not rules.bag_penalty_enabled or rules.bag_threshold <= 0:
-        return 0.0
-    return abs(float(rules.bag_penalty)) / float(rules.bag_threshold)
 
 
 def score_by_tricks(

@@ -102,7 +102,7 @@ def batch_for(task: ChunkTask) -> int:
     at most every entrant's `Player.batch_limit` (a search player takes seconds a decision; with a large
     batch the first process would take every game and leave the other workers idle)."""
     limits = [task.config.batch_size] + ([DD_BATCH] if task.config.dd else [])
-    limits += [limit for limit in (_player(e).batch_limit for e in task.entrants) if limit]
+    limits += [limit for limit in (getattr(_player(e), "batch_limit", None) for e in task.entrants) if limit]
     return max(1, min(limits))
 
 
