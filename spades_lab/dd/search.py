@@ -310,7 +310,7 @@ def quick_tricks(
 
 
 @njit(cache=True)
-def _order_moves(
+def order_moves(
     reps: np.uint64,
     hands: np.ndarray,
     players: int,
@@ -699,7 +699,7 @@ def probe(
                 legal = legal_mask(hand, boundary, led_suit, broken, first_rule, suit_masks)
                 separators = trick_mask | (everyone & ~hand)
                 reps = representatives(legal, separators, suit_masks)
-                n = _order_moves(reps, hands, players, seat, Trick(k, led_suit, win_card, win_seat, trick_mask), deck,
+                n = order_moves(reps, hands, players, seat, Trick(k, led_suit, win_card, win_seat, trick_mask), deck,
                                  stack[d, MOVES], stack[d, SCORES])  # fmt: skip
                 killer = -1
                 if stored:

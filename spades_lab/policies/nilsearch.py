@@ -24,11 +24,14 @@ from numba import njit
 
 from spades_lab.dd.search import (
     FIRST_FREE,
+    MAX_MOVES,
+    STACK_DEPTH,
     Setting,
     Trick,
     Workspace,
     legal_mask,
     no_trick,
+    order_moves,
     probe,
     representative_of,
     representatives,
@@ -135,17 +138,60 @@ def nil_broken_values(
 # is live the walk below plays card by card, and at every trick boundary two plain probes (the higher
 # threshold reached whatever the nil, the lower not reached at all) settle most nodes.
 
-_J_LEADER, _J_BROKEN, _J_K, _J_LED, _J_WIN_CARD, _J_WIN_SEAT, _J_MADE, _J_HIT, _J_FIRST, _J_SEAT = range(10)
-_J_TRICK, _J_HAND, _J_MOVES = range(3)
+_J_LEADER, _J_BROKEN, _J_K, _J_LED, _J_WIN_CARD, _J_WIN_SEAT, _J_MADE, _J_HIT, _J_FIRST, _J_SEAT, _J_N, _J_I = range(12)
+_J_TRICK, _J_HAND = range(2)
 _NEVER = 99
 """A threshold no side reaches (more tricks than a hand has); its negative is one every side reaches."""
 
 
 class JointFrames(NamedTuple):
-    """The joint walk's stack, one row per card played below its root: the node's numbers and its masks."""
+    """The joint walk's working memory: its stack, one row per card played below its root (the node's
+    numbers and its masks), and a table of the answers at trick boundaries already met (`memo_keys`
+    [slots, 5]: the four hands, then leader and goal; `memo_answers` [slots]: 0 none, 1 reached, 2 not)."""
 
     numbers: np.ndarray
     masks: np.ndarray
+    moves: np.ndarray
+    scores: np.ndarray
+    memo_keys: np.ndarray
+    memo_answers: np.ndarray
+    limit: int
+    """Most positions one `joint_probe` may enter before it gives up (answers unknown)."""
+
+
+MEMO_BITS = 16
+"""A joint walk's table holds 2**MEMO_BITS answers (each slot keeps the latest position that hashed to it)."""
+
+JOINT_LIMIT = 100_000
+"""Positions a joint question may enter. The walk has no rank-relative table like the solver's, so a few
+questions with eight tricks left would take seconds; past the limit the answer is unknown and the caller
+keeps the separate valuation."""
+
+
+def new_frames(limit: int = JOINT_LIMIT) -> JointFrames:
+    slots = 1 << MEMO_BITS
+    rows = (STACK_DEPTH, MAX_MOVES)
+    return JointFrames(np.zeros((STACK_DEPTH, 12), dtype=np.int64), np.zeros((STACK_DEPTH, 2), dtype=np.uint64),
+                       np.zeros(rows, dtype=np.int64), np.zeros(rows, dtype=np.int64),
+                       np.zeros((slots, 5), dtype=np.uint64), np.zeros(slots, dtype=np.int8), limit)  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def _memo_key(leader: int, made: int, hit_thr: int, rem: int) -> np.uint64:
+    """The last word of a boundary's key: leader and the two thresholds, each clipped to 0..rem + 1 (below 0
+    is reached as surely as 0, above the tricks left missed as surely as one more)."""
+    m = min(max(made, 0), rem + 1)
+    h = min(max(hit_thr, 0), rem + 1)
+    return np.uint64(leader) | (np.uint64(m) << np.uint64(8)) | (np.uint64(h) << np.uint64(16))
+
+
+@njit(cache=True, inline="always")
+def _memo_slot(hands: np.ndarray, last: np.uint64, slots: int) -> int:
+    h = last * np.uint64(0x9E3779B97F4A7C15)
+    for p in range(4):
+        h = (h ^ hands[p]) * np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(29)
+    return np.int64(h & np.uint64(slots - 1))  # type: ignore[return-value]  # numba int
 
 
 class JointGoal(NamedTuple):
@@ -181,6 +227,20 @@ def _joint_bound(
         return -1
     if k > 0:
         return 0
+    # the nil's fate alone: can its opponents force a trick on it (its partner shielding it)?
+    forced, _ = probe(hands, leader, broken, no_trick(), 1, 0, Setting(setting.players, setting.first_rule, goal.nil_seat),
+                      work)  # fmt: skip
+    opponents = side_of(goal.nil_seat) != 0  # side 0 plays against the nil
+    if opponents:
+        if forced and goal.broken <= 0:
+            return 1
+        if not forced and goal.made > rem:
+            return -1
+    else:
+        if forced and goal.broken > rem:
+            return -1
+        if not forced and goal.made <= 0:
+            return 1
     plain = Setting(setting.players, setting.first_rule, -1)
     if hi <= rem:
         ok, _ = probe(hands, leader, broken, no_trick(), hi, 0, plain, work)
@@ -197,14 +257,16 @@ def _joint_bound(
 def joint_probe(
     hands: np.ndarray, leader: int, broken: bool, trick: Trick, goal: JointGoal, setting: Setting, work: Workspace,
     frames: JointFrames,
-) -> bool:  # fmt: skip
+) -> int:  # fmt: skip
     """Does side 0 reach `goal` (see `JointGoal`) from the current `trick`, led by `leader`, the nil live?
+    1 yes, 0 no, -1 unknown (more than `frames.limit` positions entered).
 
-    An AND/OR walk over the cards (a run of one hand is one move, as in the solver) while the nil is
-    live, with an explicit stack (`frames`) so that it caches; `hands` is changed and restored."""
+    An AND/OR walk over the cards (a run of one hand is one move, as in the solver, in the solver's order)
+    while the nil is live, with an explicit stack (`frames`) so that it caches, and the answers at trick
+    boundaries kept in `frames`' table; `hands` is changed and restored."""
     suit_of, suit_masks = work.deck
     players = setting.players
-    numbers, masks = frames
+    numbers, masks, moves = frames.numbers, frames.masks, frames.moves
     k, led, win_card, win_seat, trick_mask = trick
     first_rule = setting.first_rule
     made, hit_thr, nil_seat = goal
@@ -213,12 +275,32 @@ def joint_probe(
     entering = True
     ok = False
     seat = 0
-    hand = moves = ZERO
+    hand = ZERO
+    n = i = 0
+    memo_keys, memo_answers = frames.memo_keys, frames.memo_answers
+    slots = memo_answers.shape[0]
+    entered = 0
     while True:
         decided = False
         if entering:
-            verdict = _joint_bound(hands, leader, broken, k, JointGoal(made, hit_thr, nil_seat), nil_hit,
-                                   Setting(players, first_rule, -1), work)  # fmt: skip
+            entered += 1
+            if entered > frames.limit:
+                for up in range(d - 1, -1, -1):  # give up: every hand as it was at the root
+                    hands[numbers[up, _J_SEAT]] = masks[up, _J_HAND]
+                return -1
+            verdict = 0
+            if k == 0 and not nil_hit and players == 4:
+                last = _memo_key(leader, made, hit_thr, popcount(hands[leader]))
+                slot = _memo_slot(hands, last, slots)
+                if memo_answers[slot] != 0 and memo_keys[slot, 4] == last:
+                    same = True
+                    for p in range(4):
+                        same = same and memo_keys[slot, p] == hands[p]
+                    if same:
+                        verdict = 1 if memo_answers[slot] == 1 else -1
+            if verdict == 0:
+                verdict = _joint_bound(hands, leader, broken, k, JointGoal(made, hit_thr, nil_seat), nil_hit,
+                                       Setting(players, first_rule, -1), work)  # fmt: skip
             if verdict != 0:
                 ok, decided = verdict > 0, True
             else:
@@ -228,28 +310,31 @@ def joint_probe(
                 if players == 4:
                     everyone |= hands[2] | hands[3]
                 legal = legal_mask(hand, k == 0, led, broken, first_rule, suit_masks)
-                moves = representatives(legal, trick_mask | (everyone & ~hand), suit_masks)
+                reps = representatives(legal, trick_mask | (everyone & ~hand), suit_masks)
+                n = order_moves(reps, hands, players, seat, Trick(k, led, win_card, win_seat, trick_mask), work.deck,
+                                moves[d], frames.scores[d])  # fmt: skip
+                i = 0
         else:
             fr, ms = numbers[d], masks[d]
             leader, broken, k, led = fr[_J_LEADER], fr[_J_BROKEN] != 0, fr[_J_K], fr[_J_LED]
             win_card, win_seat, made, hit_thr = fr[_J_WIN_CARD], fr[_J_WIN_SEAT], fr[_J_MADE], fr[_J_HIT]
-            first_rule, seat = fr[_J_FIRST], fr[_J_SEAT]
-            trick_mask, hand, moves = ms[_J_TRICK], ms[_J_HAND], ms[_J_MOVES]
+            first_rule, seat, n, i = fr[_J_FIRST], fr[_J_SEAT], fr[_J_N], fr[_J_I]
+            trick_mask, hand = ms[_J_TRICK], ms[_J_HAND]
             hands[seat] = hand
             nil_hit = False
             if ok == (side_of(seat) == 0):
                 decided = True  # one card decides the node
         if not decided:
-            if moves == ZERO:
+            if i == n:
                 ok, decided = side_of(seat) != 0, True  # every card tried: the node goes to the other side
             else:
-                c = lowest(moves)
-                moves &= moves - ONE
+                c = moves[d, i]
+                i += 1
                 fr, ms = numbers[d], masks[d]
                 fr[_J_LEADER], fr[_J_BROKEN], fr[_J_K], fr[_J_LED] = leader, 1 if broken else 0, k, led
                 fr[_J_WIN_CARD], fr[_J_WIN_SEAT], fr[_J_MADE], fr[_J_HIT] = win_card, win_seat, made, hit_thr
-                fr[_J_FIRST], fr[_J_SEAT] = first_rule, seat
-                ms[_J_TRICK], ms[_J_HAND], ms[_J_MOVES] = trick_mask, hand, moves
+                fr[_J_FIRST], fr[_J_SEAT], fr[_J_N], fr[_J_I] = first_rule, seat, n, i
+                ms[_J_TRICK], ms[_J_HAND] = trick_mask, hand
                 n_led, n_win, n_seat = trick_after(c, seat, k, led, win_card, win_seat, suit_of)
                 bit = BIT[c]
                 hands[seat] = hand ^ bit
@@ -264,9 +349,16 @@ def joint_probe(
                 d += 1
                 entering = True
                 continue
-        # this node is decided (ok): back to its parent
+        # this node is decided (ok): remembered at a trick boundary, then back to its parent
+        if k == 0 and not nil_hit and players == 4:
+            last = _memo_key(leader, made, hit_thr, popcount(hands[leader]))
+            slot = _memo_slot(hands, last, slots)
+            for p in range(4):
+                memo_keys[slot, p] = hands[p]
+            memo_keys[slot, 4] = last
+            memo_answers[slot] = 1 if ok else 2
         if d == 0:
-            return ok
+            return 1 if ok else 0
         d -= 1
         entering = False
 
@@ -274,12 +366,11 @@ def joint_probe(
 @njit(cache=True)
 def _joint_values(
     hands: np.ndarray, trick: np.ndarray, leader: np.ndarray, broken: np.ndarray, nil_seat: int,
-    values: np.ndarray, hit: np.ndarray, setting: Setting, work: Workspace,
+    values: np.ndarray, hit: np.ndarray, setting: Setting, work: Workspace, frames: JointFrames,
 ) -> np.ndarray:  # fmt: skip
     suit_of, suit_masks = work.deck
     players = setting.players
     n = hands.shape[0]
-    frames = JointFrames(np.zeros((64, 10), dtype=np.int64), np.zeros((64, 3), dtype=np.uint64))
     out = np.full((n, 52), -1, dtype=np.int8)
     row = np.empty(players, dtype=np.uint64)
     tr = np.empty(players, dtype=np.int64)
@@ -339,8 +430,11 @@ def _joint_values(
                 else:
                     want, other = total - target + 1 - gained, -_NEVER
                 goal = JointGoal(other, want, nil_seat) if wants_broken else JointGoal(want, other, nil_seat)
-                side0 = joint_probe(row, c_lead, c_broken, child, goal, Setting(players, c_rule, -1), work, frames)
-                if side0 == (ours == 0):
+                answer = joint_probe(row, c_lead, c_broken, child, goal, Setting(players, c_rule, -1), work, frames)
+                if answer < 0:
+                    best = hi  # unknown: the most not yet ruled out (the DD tricks at first: the separate answer)
+                    break
+                if (answer == 1) == (ours == 0):
                     best = target
                     lo = target + 1
                 else:
@@ -374,4 +468,5 @@ def nil_joint_values(
         hands, np.ascontiguousarray(trick, dtype=np.int64), np.ascontiguousarray(leader, dtype=np.int64),
         np.ascontiguousarray(broken, dtype=np.bool_), int(nil_seat), np.ascontiguousarray(values, dtype=np.int64),
         np.ascontiguousarray(hit, dtype=np.int64), Setting(solver.players, solver.first_rule, -1), solver.arrays,
+        new_frames(),
     )  # fmt: skip
