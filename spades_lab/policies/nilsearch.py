@@ -135,8 +135,9 @@ def nil_broken_values(
 # trick back. The joint question is a game with a two-threshold goal: side 0 wins when it ends with at
 # least `thr[made]` tricks if the nil ends made, or `thr[broken]` if it ends broken. Once the nil is
 # broken the goal is a plain trick count, which the solver's own probe answers (with its table); while it
-# is live the walk below plays card by card, and at every trick boundary two plain probes (the higher
-# threshold reached whatever the nil, the lower not reached at all) settle most nodes.
+# is live the walk below plays card by card. At every trick boundary three probes of the solver settle most
+# nodes: the nil's fate alone (can its opponents force a trick on it), the higher threshold reached whatever
+# the nil, the lower one not reached at all; the boundaries already answered are remembered.
 
 _J_LEADER, _J_BROKEN, _J_K, _J_LED, _J_WIN_CARD, _J_WIN_SEAT, _J_MADE, _J_HIT, _J_FIRST, _J_SEAT, _J_N, _J_I = range(12)
 _J_TRICK, _J_HAND = range(2)
