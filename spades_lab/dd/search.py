@@ -446,6 +446,22 @@ def run_above(card: int, legal: np.uint64, separators: np.uint64, suit_mask: np.
 
 
 @njit(cache=True)
+def acting_moves(
+    hands: np.ndarray, players: int, leader: int, trick: Trick, broken: bool, first_rule: int, suit_masks: np.ndarray
+) -> tuple[int, np.uint64, np.uint64]:
+    """The seat to act on `trick`, its legal cards, and the cards that separate runs for it (everything
+    not in its hand: the other hands and the trick's cards; see `representatives`)."""
+    seat = (leader + trick.k) % players
+    hand = hands[seat]
+    legal = legal_mask(hand, trick.k == 0, trick.led_suit, broken, first_rule, suit_masks)
+    separators = trick.mask
+    for p in range(players):
+        if p != seat:
+            separators |= hands[p]
+    return seat, legal, separators
+
+
+@njit(cache=True)
 def representative_of(
     card: int, legal: np.uint64, separators: np.uint64, suit_of: np.ndarray, suit_masks: np.ndarray
 ) -> int:
@@ -887,13 +903,8 @@ def card_values(
     k, led, win_card, win_seat, mask = trick
     for c in range(out.shape[0]):
         out[c] = -1
-    seat = (leader + k) % players
+    seat, legal, separators = acting_moves(hands, players, leader, trick, broken, first_rule, suit_masks)
     hand = hands[seat]
-    legal = legal_mask(hand, k == 0, led, broken, first_rule, suit_masks)
-    separators = mask
-    for p in range(players):
-        if p != seat:
-            separators |= hands[p]
     total = popcount(hands[leader]) + (1 if k > 0 else 0)
     reps = representatives(legal, separators, suit_masks)
     m = reps

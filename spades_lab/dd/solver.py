@@ -7,6 +7,8 @@ of one hand, as a PIMC player does, should keep one solver and pass it to every 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -17,6 +19,7 @@ from spades_lab.dd.search import (
     FIRST_TWO_OF_CLUBS,
     DeckTables,
     Setting,
+    Trick,
     Workspace,
     best_value,
     card_values,
@@ -116,6 +119,33 @@ def first_rule_for(hands: np.ndarray, players: int, k: int, first_rule: int) -> 
     return first_rule if held + k == 13 * players else FIRST_FREE
 
 
+class Worlds(NamedTuple):
+    """Positions to value, one per row: hands [n, players] (unplayed cards), trick [n, players] (card ids on
+    the current trick in play order from the leader, -1 padding), leader [n] and broken [n] (spades broken
+    before this trick)."""
+
+    hands: np.ndarray
+    trick: np.ndarray
+    leader: np.ndarray
+    broken: np.ndarray
+
+
+@njit(cache=True)
+def load_world(
+    worlds: Worlds, t: int, players: int, first_rule: int, suit_of: np.ndarray, row: np.ndarray, tr: np.ndarray
+) -> tuple[int, Trick]:
+    """Copy world `t`'s hands into `row` and its trick's cards into `tr`; return the first-trick rule in force
+    for its current trick and the trick as the search carries it."""
+    k = 0
+    for p in range(players):
+        row[p] = worlds.hands[t, p]
+        tr[p] = worlds.trick[t, p]
+        if worlds.trick[t, p] >= 0:
+            k += 1
+    rule = first_rule_for(row, players, k, first_rule)
+    return rule, trick_state(tr, k, worlds.leader[t], players, suit_of)
+
+
 @njit(cache=True)
 def solve_batch(
     hands: np.ndarray,
@@ -161,15 +191,9 @@ def values_batch(
     vals = np.empty(52, dtype=np.int64)
     row = np.empty(players, dtype=np.uint64)
     tr = np.empty(players, dtype=np.int64)
+    worlds = Worlds(hands, trick, leader, broken)
     for t in range(n):
-        k = 0
-        for p in range(players):
-            row[p] = hands[t, p]
-            tr[p] = trick[t, p]
-            if trick[t, p] >= 0:
-                k += 1
-        rule = first_rule_for(row, players, k, first_rule)
-        current = trick_state(tr, k, leader[t], players, work.deck.suit_of)
+        rule, current = load_world(worlds, t, players, first_rule, work.deck.suit_of, row, tr)
         card_values(row, players, leader[t], broken[t], current, rule, work, vals)
         for c in range(52):
             out[t, c] = vals[c]

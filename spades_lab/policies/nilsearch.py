@@ -29,6 +29,7 @@ from spades_lab.dd.search import (
     Setting,
     Trick,
     Workspace,
+    acting_moves,
     legal_mask,
     no_trick,
     order_moves,
@@ -37,47 +38,27 @@ from spades_lab.dd.search import (
     representatives,
     side_of,
     trick_after,
-    trick_state,
 )
-from spades_lab.dd.solver import Solver, first_rule_for
+from spades_lab.dd.solver import Solver, Worlds, load_world
 from spades_lab.engine.bits import BIT, ONE, ZERO, lowest, popcount
 
 
 @njit(cache=True)
-def _nil_values(
-    hands: np.ndarray,
-    trick: np.ndarray,
-    leader: np.ndarray,
-    broken: np.ndarray,
-    nil_seat: np.ndarray,
-    players: int,
-    first_rule: int,
-    work: Workspace,
-) -> np.ndarray:
+def _nil_values(worlds: Worlds, nil_seat: np.ndarray, players: int, first_rule: int, work: Workspace) -> np.ndarray:
     suit_of, suit_masks = work.deck
-    n = hands.shape[0]
+    broken = worlds.broken
+    n = worlds.hands.shape[0]
     out = np.full((n, 52), -1, dtype=np.int8)
     row = np.empty(players, dtype=np.uint64)
     tr = np.empty(players, dtype=np.int64)
     for t in range(n):
-        k = 0
-        for p in range(players):
-            row[p] = hands[t, p]
-            tr[p] = trick[t, p]
-            if trick[t, p] >= 0:
-                k += 1
-        lead = leader[t]
-        rule = first_rule_for(row, players, k, first_rule)
+        rule, current = load_world(worlds, t, players, first_rule, suit_of, row, tr)
+        k, led, win_card, win_seat, mask = current
+        lead = worlds.leader[t]
         # the nil objective, under the first-trick rule for this trick, then under none from the next
         this_trick, next_tricks = Setting(players, rule, nil_seat[t]), Setting(players, FIRST_FREE, nil_seat[t])
-        seat = (lead + k) % players
-        _, led, win_card, win_seat, mask = trick_state(tr, k, lead, players, suit_of)
+        seat, legal, separators = acting_moves(row, players, lead, current, broken[t], rule, suit_masks)
         hand = row[seat]
-        legal = legal_mask(hand, k == 0, led, broken[t], rule, suit_masks)
-        separators = mask
-        for p in range(players):
-            if p != seat:
-                separators |= row[p]
         reps = representatives(legal, separators, suit_masks)
         m = reps
         while m != ZERO:
@@ -121,10 +102,14 @@ def nil_broken_values(
     hands = np.ascontiguousarray(hands, dtype=np.uint64)
     n = len(hands)
     return _nil_values(
-        hands, np.ascontiguousarray(trick, dtype=np.int64), np.ascontiguousarray(leader, dtype=np.int64),
-        np.ascontiguousarray(broken, dtype=np.bool_), np.broadcast_to(np.asarray(nil_seat, dtype=np.int64), (n,)).copy(),
+        _worlds(hands, trick, leader, broken), np.broadcast_to(np.asarray(nil_seat, dtype=np.int64), (n,)).copy(),
         solver.players, solver.first_rule, solver.arrays,
     )  # fmt: skip
+
+
+def _worlds(hands: np.ndarray, trick: np.ndarray, leader: np.ndarray, broken: np.ndarray) -> Worlds:
+    return Worlds(np.ascontiguousarray(hands, dtype=np.uint64), np.ascontiguousarray(trick, dtype=np.int64),
+                  np.ascontiguousarray(leader, dtype=np.int64), np.ascontiguousarray(broken, dtype=np.bool_))  # fmt: skip
 
 
 # Joint valuation: the side's tricks and one live nil's fate from a single game.
@@ -366,35 +351,25 @@ def joint_probe(
 
 @njit(cache=True)
 def _joint_values(
-    hands: np.ndarray, trick: np.ndarray, leader: np.ndarray, broken: np.ndarray, nil_seat: int,
-    values: np.ndarray, hit: np.ndarray, setting: Setting, work: Workspace, frames: JointFrames,
+    worlds: Worlds, nil_seat: int, values: np.ndarray, hit: np.ndarray, setting: Setting, work: Workspace,
+    frames: JointFrames,
 ) -> np.ndarray:  # fmt: skip
     suit_of, suit_masks = work.deck
     players = setting.players
-    n = hands.shape[0]
+    broken = worlds.broken
+    n = worlds.hands.shape[0]
     out = np.full((n, 52), -1, dtype=np.int8)
     row = np.empty(players, dtype=np.uint64)
     tr = np.empty(players, dtype=np.int64)
     for t in range(n):
-        k = 0
-        for p in range(players):
-            row[p] = hands[t, p]
-            tr[p] = trick[t, p]
-            if trick[t, p] >= 0:
-                k += 1
-        lead = leader[t]
-        rule = first_rule_for(row, players, k, setting.first_rule)
-        seat = (lead + k) % players
+        rule, current = load_world(worlds, t, players, setting.first_rule, suit_of, row, tr)
+        k, led, win_card, win_seat, mask = current
+        lead = worlds.leader[t]
+        seat, legal, separators = acting_moves(row, players, lead, current, broken[t], rule, suit_masks)
         ours = side_of(seat)
         wants_broken = side_of(nil_seat) != ours
         total = popcount(row[lead]) + (1 if k > 0 else 0)
-        _, led, win_card, win_seat, mask = trick_state(tr, k, lead, players, suit_of)
         hand = row[seat]
-        legal = legal_mask(hand, k == 0, led, broken[t], rule, suit_masks)
-        separators = mask
-        for p in range(players):
-            if p != seat:
-                separators |= row[p]
         reps = representatives(legal, separators, suit_masks)
         m = reps
         while m != ZERO:
@@ -464,10 +439,8 @@ def nil_joint_values(
     the fate costs tricks. The side then has two outcomes to choose from: its DD tricks with the other
     fate, or these tricks with the fate it wants.
     """
-    hands = np.ascontiguousarray(hands, dtype=np.uint64)
     return _joint_values(
-        hands, np.ascontiguousarray(trick, dtype=np.int64), np.ascontiguousarray(leader, dtype=np.int64),
-        np.ascontiguousarray(broken, dtype=np.bool_), int(nil_seat), np.ascontiguousarray(values, dtype=np.int64),
+        _worlds(hands, trick, leader, broken), int(nil_seat), np.ascontiguousarray(values, dtype=np.int64),
         np.ascontiguousarray(hit, dtype=np.int64), Setting(solver.players, solver.first_rule, -1), solver.arrays,
         new_frames(),
     )  # fmt: skip
