@@ -481,6 +481,17 @@ def representative_of(
 
 
 @njit(cache=True)
+def fill_runs(out: np.ndarray, legal: np.uint64, reps: np.uint64, separators: np.uint64, deck: DeckTables) -> None:
+    """Each legal card that was not searched (`reps` holds the searched ones) gets its run's value in `out`
+    (by card id): a card plays as its run's representative does."""
+    m = legal & ~reps
+    while m != ZERO:
+        c = lowest(m)
+        m &= m - ONE
+        out[c] = out[representative_of(c, legal, separators, deck.suit_of, deck.suit_masks)]
+
+
+@njit(cache=True)
 def _last_trick(
     hands: np.ndarray, players: int, leader: int, nil_seat: int, suit_of: np.ndarray
 ) -> tuple[int, np.uint64]:
@@ -926,8 +937,4 @@ def card_values(
         hands[seat] = hand
         prev = v0
         out[c] = v0 if side_of(seat) == 0 else total - v0
-    m = legal & ~reps
-    while m != ZERO:
-        c = lowest(m)
-        m &= m - ONE
-        out[c] = out[representative_of(c, legal, separators, suit_of, suit_masks)]
+    fill_runs(out, legal, reps, separators, work.deck)

@@ -30,11 +30,11 @@ from spades_lab.dd.search import (
     Trick,
     Workspace,
     acting_moves,
+    fill_runs,
     legal_mask,
     no_trick,
     order_moves,
     probe,
-    representative_of,
     representatives,
     side_of,
     trick_after,
@@ -81,11 +81,7 @@ def _nil_values(worlds: Worlds, nil_seat: np.ndarray, players: int, first_rule: 
                 hit, _ = probe(row, lead, broken[t], after, 1, 0, this_trick, work)
             row[seat] = hand
             out[t, c] = 1 if hit else 0
-        m = legal & ~reps
-        while m != ZERO:
-            c = lowest(m)
-            m &= m - ONE
-            out[t, c] = out[t, representative_of(c, legal, separators, suit_of, suit_masks)]
+        fill_runs(out[t], legal, reps, separators, work.deck)
     return out
 
 
@@ -417,11 +413,7 @@ def _joint_values(
                     hi = target - 1
             row[seat] = hand
             out[t, c] = best
-        m = legal & ~reps
-        while m != ZERO:
-            c = lowest(m)
-            m &= m - ONE
-            out[t, c] = out[t, representative_of(c, legal, separators, suit_of, suit_masks)]
+        fill_runs(out[t], legal, reps, separators, work.deck)
     return out
 
 
