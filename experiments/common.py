@@ -250,8 +250,39 @@ experiment.
 Machine: {machine()}.
 """
         path = self.out / "README.md"
+        if path.exists():
+            changed = verdict_changes(path.read_text(), text)
+            text = text.replace("\n## Numbers\n", "\n## Verdicts changed since the previous run\n\n" + (
+                "\n".join(changed) if changed else "None: every verdict is the one the previous run of this script gave.")
+                + "\n\n## Numbers\n", 1)  # fmt: skip
         path.write_text(text)
         return path
+
+
+def verdict_changes(before: str, after: str) -> list[str]:
+    """One line per verdict of `after`'s table that differs from `before`'s (claims and engines in both)."""
+    old = verdict_cells(before)
+    return [f"- {claim}, `{engine}`: {old[claim, engine]} -> {cell}" for (claim, engine), cell in verdict_cells(after).items()
+            if (claim, engine) in old and verdict_word(old[claim, engine]) != verdict_word(cell)]  # fmt: skip
+
+
+def verdict_cells(text: str) -> dict[tuple[str, str], str]:
+    """(claim, engine or "across engines") -> its cell in a README's verdict table."""
+    section = text.split("## Verdict per play engine", 1)[-1].split("\n## ", 1)[0]
+    lines = [line for line in section.splitlines() if line.startswith("| ")]
+    if not lines:
+        return {}
+    header = [cell.strip().strip("`") for cell in lines[0].strip().strip("|").split("|")]
+    cells = {}
+    for line in lines[1:]:
+        row = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        cells.update({(row[0], name): cell for name, cell in zip(header[2:], row[2:])})
+    return cells
+
+
+def verdict_word(cell: str) -> str:
+    """The verdict of a cell (its bold words, or the whole cell: "holds", "not run")."""
+    return cell.split("**")[1] if cell.count("**") >= 2 else cell
 
 
 @dataclass(frozen=True)

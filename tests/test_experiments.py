@@ -82,3 +82,25 @@ def test_the_readme_section_lists_every_experiment(tmp_path: Path) -> None:
     text = readme.read_text()
     assert text.count("## Experiments") == 1 and "old text" not in text and text.endswith("## Later\n\nkept\n")
     assert all(f"experiments/{name}.py" in text for name in SHEET) and "make experiments" in text
+
+
+def test_a_rerun_lists_the_verdicts_that_changed() -> None:
+    """A README rewritten over an earlier one lists each claim and engine whose verdict word changed."""
+    sys.path.insert(0, str(ROOT / "experiments"))
+    from common import verdict_changes
+
+    table = """## Verdict per play engine
+
+| claim | figure | `tips` | `pimc(worlds=8)` | across engines |
+|---|---|---|---|---|
+| nil pays | `paired_win_diff` | **yes**: +2% | **{pimc}**: {value} | {across} |
+
+## Numbers
+"""
+    before = table.format(pimc="yes", value="+3%", across="holds")
+    assert verdict_changes(before, table.format(pimc="yes", value="+1%", across="holds")) == []
+    after = table.format(pimc="no measurable difference", value="+1%", across="undecided")
+    assert verdict_changes(before, after) == [
+        "- nil pays, `pimc(worlds=8)`: **yes**: +3% -> **no measurable difference**: +1%",
+        "- nil pays, `across engines`: holds -> undecided",
+    ]
