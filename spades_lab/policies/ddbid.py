@@ -62,9 +62,7 @@ class DDBidParams(CheckedParams):
     nil: bool = True  # bid nil when the DD nil is made in at least nil_chance of the worlds (False: never nil)
     nil_chance: float = 0.7  # share of the worlds in which the nil must be made DD for a nil bid
     nil_max_bid: int = 2  # the nil is solved only for hands whose number bid would be at most this
-    objective: str = (
-        "tricks"  # "tricks": the expected share, rounded; "score": the bid with the best expected hand score
-    )
+    objective: str = "tricks"  # "tricks": the expected share rounded; "score": the best expected hand score
     bag_cost: float = -1.0  # objective score: points per bag beyond its own; -1: the rules' bag_penalty / bag_threshold
 
     POLICY: ClassVar[str] = "dd bid"
@@ -126,8 +124,9 @@ class DDBidder:
         return share, hands, leader
 
     def shares(self, view: BidView) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """`expected_share`'s three, then per world [n, W] the side's DD tricks and partner's part of them
-        (its bid, 0 for a nil, else its count bounded as above)."""
+        """`expected_share`'s three, then per world [n, W] the side's DD tricks and partner's contract: its
+        bid (0 for a nil), or for a partner still to bid its count bounded as above, at least 1 (a partner
+        who has not bid is taken to bid a number)."""
         rules, deck = view.rules, view.deck
         n, worlds = len(view), self.params.worlds
         seat = view.seat.astype(np.int64)
@@ -159,7 +158,7 @@ class DDBidder:
         unbid = (side_tricks - partner_count).mean(axis=1)
         share = np.where(partner_bid > 0, side - partner_bid, np.where(partner_bid == 0, side, unbid))
         bid_part = np.where(partner_bid > 0, partner_bid, 0).astype(np.float64)[:, None]
-        partner_part = np.where((partner_bid >= 0)[:, None], bid_part, partner_count)
+        partner_part = np.where((partner_bid >= 0)[:, None], bid_part, np.maximum(partner_count, 1.0))
         return np.maximum(share, 0.0), hands, leader, side_tricks, partner_part
 
     def bid(self, view: BidView) -> np.ndarray:
@@ -211,7 +210,7 @@ def bid_points(
     """[n, 14]: the side's expected hand score (the rules' scoring, `score_hands`) if the seat bids b = 0..13,
     over the worlds of `side_tricks` [n, W] (the side's DD tricks, `margin` fewer: real play takes fewer
     than double dummy; a fractional margin is the mix of its two neighbouring whole numbers), with partner's
-    contract its part `partner_part` [n, W] rounded (0: no contract of its own) and the side's `bags` [n]
+    contract `partner_part` [n, W] rounded (0: partner bid nil) and the side's `bags` [n]
     carried in. Each bag of a made contract costs `bag_cost` more than its point.
 
     Without `nil_broken` columns 1-13 are the number bids (column 0 means nothing). With `nil_broken` [n, W]
