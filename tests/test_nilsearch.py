@@ -14,7 +14,7 @@ from spades_lab.dd import Solver, card_values
 from spades_lab.engine.position import position_view
 from spades_lab.engine.protocol import ask_plays
 from spades_lab.policies.nilsearch import nil_broken_values, nil_joint_values
-from spades_lab.policies.pimc import joint_outcomes
+from spades_lab.policies.pimc import choose_cards, joint_by_card, joint_outcomes
 
 DECK = STANDARD_DECK
 SUIT = [int(DECK.suit_of[c]) for c in range(52)]
@@ -209,3 +209,40 @@ def test_pimc_ducks_under_an_opposing_nil_that_holds_the_trick() -> None:
         separate = make_player(f"counting+pimc(bag_cost=0, worlds={worlds}, -joint_nil)")
         assert int(ask_plays(joint, position_view(POSITION))[0]) == duck
         assert int(ask_plays(separate, position_view(POSITION))[0]) == ruff
+
+
+def test_asking_card_by_card_chooses_as_asking_every_card() -> None:
+    """pimc asks the joint question card by card, best bound first, and stops once no card left can beat the
+    best joint mean found. On random endings with a live nil and two score tables (one rising with every
+    trick, one where tricks past the contract cost), it picks the card that asking every card picks."""
+    rng = random.Random(11)
+    tricks = np.arange(14)
+    rising = np.tile(10.0 * tricks, (16, 1))
+    capped = np.tile(np.minimum(10.0 * tricks, 60 - 9.0 * np.maximum(tricks - 6, 0)), (16, 1))
+    chosen = 0
+    for _ in range(60):
+        n = 3
+        cards = rng.sample(range(52), 4 * n)
+        hands = [DECK.labels(sum(1 << c for c in cards[i * n : (i + 1) * n])) for i in range(4)]
+        leader, nil_seat = rng.randrange(4), rng.randrange(4)
+        masks = np.array([[DECK.mask(h) for h in hands]] * 4, dtype=np.uint64)  # one world, four times
+        world = (masks, np.full((4, 4), -1), np.full(4, leader), np.full(4, True))
+        values = card_values(*world, solver=SOLVER)
+        hit = nil_broken_values(*world, np.full(4, nil_seat), SOLVER)
+        bit = 1 << nil_seat
+        outcome = (hit == 1).astype(np.int64) * bit
+        wants_broken = nil_seat % 2 != leader % 2
+        legal = np.array([DECK.mask(hands[leader])], dtype=np.uint64)  # the leader acts, spades broken
+        for base in (rising, capped):
+            score = base.copy()
+            score[bit] += 100.0 if wants_broken else -100.0
+            every = nil_joint_values(*world, nil_seat, values, hit, SOLVER)
+            some = joint_by_card(world, nil_seat, (values, hit, outcome), score, 0, wants_broken, SOLVER)
+            picks = []
+            for joint in (every, some):
+                v, o = joint_outcomes(values[None], outcome[None], joint[None], (outcome ^ bit)[None], score[None],
+                                      np.array([0]))  # fmt: skip
+                picks.append(choose_cards(v, score[None], np.array([0]), legal, DECK, o)[0])
+            assert picks[0] == picks[1]
+            chosen += 1
+    assert chosen == 120

@@ -35,6 +35,7 @@ from spades_lab.dd.search import (
     no_trick,
     order_moves,
     probe,
+    representative_of,
     representatives,
     side_of,
     trick_after,
@@ -347,8 +348,8 @@ def joint_probe(
 
 @njit(cache=True)
 def _joint_values(
-    worlds: Worlds, nil_seat: int, values: np.ndarray, hit: np.ndarray, setting: Setting, work: Workspace,
-    frames: JointFrames,
+    worlds: Worlds, nil_seat: int, values: np.ndarray, hit: np.ndarray, ask: np.uint64, setting: Setting,
+    work: Workspace, frames: JointFrames,
 ) -> np.ndarray:  # fmt: skip
     suit_of, suit_masks = work.deck
     players = setting.players
@@ -367,7 +368,13 @@ def _joint_values(
         total = popcount(row[lead]) + (1 if k > 0 else 0)
         hand = row[seat]
         reps = representatives(legal, separators, suit_masks)
-        m = reps
+        asked = ZERO  # the runs of the cards asked about
+        m = ask & legal
+        while m != ZERO:
+            c = lowest(m)
+            m &= m - ONE
+            asked |= BIT[representative_of(c, legal, separators, suit_of, suit_masks)]
+        m = reps & asked
         while m != ZERO:
             c = lowest(m)
             m &= m - ONE
@@ -419,7 +426,7 @@ def _joint_values(
 
 def nil_joint_values(
     hands: np.ndarray, trick: np.ndarray, leader: np.ndarray, broken: np.ndarray, nil_seat: int,
-    values: np.ndarray, hit: np.ndarray, solver: Solver,
+    values: np.ndarray, hit: np.ndarray, solver: Solver, *, cards: int = -1, frames: JointFrames | None = None,
 ) -> np.ndarray:  # fmt: skip
     """[n, 52] int8 per card id of the acting seat: the most tricks its side takes from the current trick on
     on a line that also gives the live nil of `nil_seat` the fate the side wants (broken for an opponent's
@@ -430,9 +437,13 @@ def nil_joint_values(
     within reach the answer is at most `values`: equal when both optima fit one line of play, lower when
     the fate costs tricks. The side then has two outcomes to choose from: its DD tricks with the other
     fate, or these tricks with the fate it wants.
+
+    `cards` (a card mask; every card by default) limits the question to those cards (-1 for the others);
+    `frames` (from `new_frames`) keeps the walk's table of answers from one call to the next of the same
+    decision (same acting seat and nil).
     """
     return _joint_values(
         _worlds(hands, trick, leader, broken), int(nil_seat), np.ascontiguousarray(values, dtype=np.int64),
-        np.ascontiguousarray(hit, dtype=np.int64), Setting(solver.players, solver.first_rule, -1), solver.arrays,
-        new_frames(),
+        np.ascontiguousarray(hit, dtype=np.int64), np.uint64(cards & ((1 << 64) - 1)),
+        Setting(solver.players, solver.first_rule, -1), solver.arrays, new_frames() if frames is None else frames,
     )  # fmt: skip

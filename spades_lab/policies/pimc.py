@@ -65,7 +65,7 @@ from spades_lab.engine.scoring import bag_price, score_hands
 from spades_lab.engine.state import play_step
 from spades_lab.engine.views import ViewContext
 from spades_lab.policies.expert import ExpertParams, ExpertPlay
-from spades_lab.policies.nilsearch import nil_broken_values, nil_joint_values
+from spades_lab.policies.nilsearch import new_frames, nil_broken_values, nil_joint_values
 from spades_lab.policies.params import SEARCH_BATCH, Ranges
 from spades_lab.policies.worlds import sample_worlds, void_masks, weigh_by_bids, world_keys
 
@@ -264,6 +264,8 @@ class PimcPlay:
         outcome = np.zeros((m, worlds, 52), dtype=np.int64)
         joint = np.full((m, worlds, 52), -1, dtype=np.int64)
         joint_bit = np.zeros(m, dtype=np.int64)
+        bag_cost = bag_price(rules, self.params.bag_cost)
+        score = hand_scores(view, rows, live, self.params.trick_value, bag_cost) if live.any() else None
         for t in range(m):
             # a fresh table per decision: the solver's answers must not depend on what else it solved
             # before (other tables of the batch, earlier decisions), or games would depend on the batch
@@ -275,11 +277,14 @@ class PimcPlay:
             for s in map(int, nils):
                 hit = nil_broken_values(*world, np.full(worlds, s), solver)
                 outcome[t] |= (hit == 1).astype(np.int64) << s
-                if self.params.joint_nil and len(nils) == 1:
-                    joint[t] = nil_joint_values(*world, s, values[t], hit, solver)
+                if self.params.joint_nil and len(nils) == 1 and score is not None:
                     joint_bit[t] = 1 << s
-        return _choose(view, rows, values, outcome, live, trick_value=self.params.trick_value,
-                       bag_cost=bag_price(rules, self.params.bag_cost), joint=(joint, joint_bit))  # fmt: skip
+                    me = int(view.seat[rows[t]])
+                    ours_now, wants_broken = won[t, me] + won[t, (me + 2) % 4], s % 2 != me % 2
+                    joint[t] = joint_by_card(world, s, (values[t], hit, outcome[t]), score[t], ours_now, wants_broken,
+                                              solver)  # fmt: skip
+        return _choose(view, rows, values, outcome, live, trick_value=self.params.trick_value, bag_cost=bag_cost,
+                       joint=(joint, joint_bit), score=score)  # fmt: skip
 
     def _rollouts(
         self, view: PlayView, rows: np.ndarray, hands: np.ndarray, leaf: int, expert: np.ndarray
@@ -371,7 +376,7 @@ def rollout_values(
 def _choose(
     view: PlayView, rows: np.ndarray, values: np.ndarray, outcome: np.ndarray, live: np.ndarray, *,
     keep: np.ndarray | None = None, z: float = 0.0, trick_value: float = 0.0, bag_cost: float = 0.0,
-    joint: tuple[np.ndarray, np.ndarray] | None = None,
+    joint: tuple[np.ndarray, np.ndarray] | None = None, score: np.ndarray | None = None,
 ) -> np.ndarray:  # fmt: skip
     """The hand-score table of every nil outcome that occurs, then `choose_cards`.
 
@@ -381,19 +386,65 @@ def _choose(
     The better of the two by the hand score is the card's value there."""
     m = len(rows)
     seat = view.seat[rows].astype(np.int64)
-    bids, won = view.bids[rows], view.tricks_won[rows]
+    won = view.tricks_won[rows]
     flipped = outcome ^ joint[1][:, None, None] if joint is not None else outcome
-    seen = values >= 0
-    used = np.unique(np.concatenate([outcome[seen], flipped[seen]])) if live.any() else np.zeros(1, dtype=np.int64)
-    score = np.zeros((m, 16, 14), dtype=np.float64 if trick_value or bag_cost else np.int64)
-    for combo in used:
-        broken_nils = ((int(combo) >> np.arange(4)) & 1 == 1)[None, :] & live
-        score[:, combo] = score_by_tricks(view.rules, bids, won, view.bags[rows], seat, broken_nils, trick_value,
-                                          bag_cost)  # fmt: skip
+    if score is None:
+        score = hand_scores(view, rows, live, trick_value, bag_cost)
     ours_now = won[np.arange(m), seat] + won[np.arange(m), (seat + 2) % 4]
     if joint is not None:
         values, outcome = joint_outcomes(values, outcome, joint[0], flipped, score, ours_now)
     return choose_cards(values, score, ours_now, view.legal[rows], view.deck, outcome, keep, z)
+
+
+def hand_scores(view: PlayView, rows: np.ndarray, live: np.ndarray, trick_value: float, bag_cost: float) -> np.ndarray:
+    """[m, 16, 14]: `score_by_tricks` for every outcome of the live nils (index bit s: seat s's nil broken; the
+    outcomes of nils no table has are left 0); [m, 1, 14] when no nil is live."""
+    m = len(rows)
+    seat = view.seat[rows].astype(np.int64)
+    any_live = int((live.any(axis=0) * (1 << np.arange(live.shape[1]))).sum())  # bit s: a nil of seat s is live
+    score = np.zeros((m, 16 if any_live else 1, 14), dtype=np.float64 if trick_value or bag_cost else np.int64)
+    for combo in range(score.shape[1]):
+        if combo & ~any_live:
+            continue  # a broken nil no table has
+        broken_nils = ((combo >> np.arange(4)) & 1 == 1)[None, :] & live
+        score[:, combo] = score_by_tricks(view.rules, view.bids[rows], view.tricks_won[rows], view.bags[rows], seat,
+                                          broken_nils, trick_value, bag_cost)  # fmt: skip
+    return score
+
+
+def joint_by_card(
+    world: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], nil_seat: int,
+    separate: tuple[np.ndarray, np.ndarray, np.ndarray],
+    score: np.ndarray, ours_now: int, wants_broken: bool, solver: Any,
+) -> np.ndarray:  # fmt: skip
+    """One table's joint tricks [worlds, 52] (`nil_joint_values`), asked card by card from the highest bound on
+    its joint mean down: in each world the better of the DD tricks with the other fate and the best score of at
+    most that many tricks with the wanted one (or, where the wanted fate is out of reach, the separate value
+    itself). Once a card's bound falls below the best joint mean found, it and every later card cannot be
+    chosen and are not asked (-1: their separate value stands, below the best)."""
+    values, hit, outcome = separate
+    bit = 1 << nil_seat
+    now = np.array([ours_now])
+    legal = np.flatnonzero((values >= 0).all(axis=0))
+    final = np.clip(ours_now + values[:, legal], 0, 13)
+    # where the wanted fate is within reach (`outcome` has it), the joint value is the DD tricks with the other
+    # fate, or at most as many tricks with the wanted one: bounded by the best score of any such count; elsewhere
+    # it is the separate value
+    here = outcome[:, legal]
+    askable = ((here & bit) != 0) == wants_broken
+    reach = np.maximum.accumulate(score, axis=1)[here, final]
+    upper = np.where(askable, np.maximum(score[here ^ bit, final], reach), score[here, final]).mean(axis=0)
+    joint = np.full(values.shape, -1, dtype=np.int64)
+    frames = new_frames()
+    best = -np.inf
+    for i in np.argsort(-upper, kind="stable"):
+        if upper[i] < best - 1e-9:
+            break
+        c = int(legal[i])
+        joint[:, c] = nil_joint_values(*world, nil_seat, values, hit, solver, cards=1 << c, frames=frames)[:, c]
+        v, o = joint_outcomes(values[None], outcome[None], joint[None], (outcome ^ bit)[None], score[None], now)
+        best = max(best, float(score[o[0, :, c], np.clip(ours_now + v[0, :, c], 0, 13)].mean()))
+    return joint
 
 
 def joint_outcomes(
