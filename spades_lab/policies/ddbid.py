@@ -169,9 +169,10 @@ class DDBidder:
         n = len(view)
         seat = view.seat.astype(np.int64)
         by_score = self.params.objective == "score"
+        bag_cost = bag_price(view.rules, self.params.bag_cost)
         if by_score:
             points = bid_points(view.rules, side_tricks, partner_part, view.bags[np.arange(n), seat % 2],
-                                self.params.margin, bag_price(view.rules, self.params.bag_cost))  # fmt: skip
+                                self.params.margin, bag_cost)  # fmt: skip
             bids = best_number(points, legal)
         else:
             bids = nearest_legal(np.floor(share - self.params.margin + 0.5), legal)
@@ -193,7 +194,7 @@ class DDBidder:
                         partner_part[ask],
                         view.bags[ask, seat[ask] % 2],
                         self.params.margin,
-                        bag_price(view.rules, self.params.bag_cost),
+                        bag_cost,
                         held > 0,
                     )
                     better = nil[:, 0] > points[ask, bids[ask]]
@@ -220,18 +221,17 @@ def bid_points(
     low = int(np.floor(margin))
     mix = float(margin) - low
     total = np.zeros((n, 14))
+    partner = np.rint(partner_part).astype(np.int64)
+    shape = (n, worlds, 14)
     for shift, weight in ((low, 1.0 - mix), (low + 1, mix)):
         if weight <= 0:
             continue
         side = np.clip(side_tricks - shift, 0, 13).astype(np.int64)  # [n, W]
-        partner = np.rint(partner_part).astype(np.int64)
-        b = np.arange(14)
-        shape = (n, worlds, 14)
         bids = np.zeros((*shape, 4), dtype=np.int64)
         tricks = np.zeros((*shape, 4), dtype=np.int64)
         seat_tricks = np.broadcast_to(side[:, :, None], shape)
         if nil_broken is None:
-            bids[..., 0] = b
+            bids[..., 0] = np.arange(14)
             mine = seat_tricks - np.minimum(partner, side)[:, :, None]
         else:
             bids[..., 0] = 0

@@ -31,7 +31,6 @@ from spades_lab.dd.search import (
     Workspace,
     acting_moves,
     fill_runs,
-    legal_mask,
     no_trick,
     order_moves,
     probe,
@@ -96,7 +95,6 @@ def nil_broken_values(
     [n, players] card ids on the current trick in play order from `leader` (-1 padding), broken:
     spades broken before this trick. The nil seat must not have taken a trick yet.
     """
-    hands = np.ascontiguousarray(hands, dtype=np.uint64)
     n = len(hands)
     return _nil_values(
         _worlds(hands, trick, leader, broken), np.broadcast_to(np.asarray(nil_seat, dtype=np.int64), (n,)).copy(),
@@ -287,15 +285,11 @@ def joint_probe(
             if verdict != 0:
                 ok, decided = verdict > 0, True
             else:
-                seat = (leader + k) % players
+                current = Trick(k, led, win_card, win_seat, trick_mask)
+                seat, legal, separators = acting_moves(hands, players, leader, current, broken, first_rule, suit_masks)
                 hand = hands[seat]
-                everyone = hands[0] | hands[1]
-                if players == 4:
-                    everyone |= hands[2] | hands[3]
-                legal = legal_mask(hand, k == 0, led, broken, first_rule, suit_masks)
-                reps = representatives(legal, trick_mask | (everyone & ~hand), suit_masks)
-                n = order_moves(reps, hands, players, seat, Trick(k, led, win_card, win_seat, trick_mask), work.deck,
-                                moves[d], frames.scores[d])  # fmt: skip
+                reps = representatives(legal, separators, suit_masks)
+                n = order_moves(reps, hands, players, seat, current, work.deck, moves[d], frames.scores[d])
                 i = 0
         else:
             fr, ms = numbers[d], masks[d]

@@ -426,14 +426,14 @@ def joint_by_card(
     bit = 1 << nil_seat
     now = np.array([ours_now])
     legal = np.flatnonzero((values >= 0).all(axis=0))
-    final = np.clip(ours_now + values[:, legal], 0, 13)
     # where the wanted fate is within reach (`outcome` has it), the joint value is the DD tricks with the other
     # fate, or at most as many tricks with the wanted one: bounded by the best score of any such count; elsewhere
     # it is the separate value
-    here = outcome[:, legal]
-    askable = ((here & bit) != 0) == wants_broken
-    reach = np.maximum.accumulate(score, axis=1)[here, final]
-    upper = np.where(askable, np.maximum(score[here ^ bit, final], reach), score[here, final]).mean(axis=0)
+    askable = ((outcome & bit) != 0) == wants_broken
+    separate_points = world_points(values[None], score[None], now, outcome[None])[0]
+    reach = world_points(values[None], np.maximum.accumulate(score, axis=1)[None], now, outcome[None])[0]
+    other = world_points(values[None], score[None], now, (outcome ^ bit)[None])[0]
+    upper = np.where(askable, np.maximum(other, reach), separate_points)[:, legal].mean(axis=0)
     joint = np.full(values.shape, -1, dtype=np.int64)
     frames = new_frames()
     best = -np.inf
@@ -443,8 +443,15 @@ def joint_by_card(
         c = int(legal[i])
         joint[:, c] = nil_joint_values(*world, nil_seat, values, hit, solver, cards=1 << c, frames=frames)[:, c]
         v, o = joint_outcomes(values[None], outcome[None], joint[None], (outcome ^ bit)[None], score[None], now)
-        best = max(best, float(score[o[0, :, c], np.clip(ours_now + v[0, :, c], 0, 13)].mean()))
+        best = max(best, float(world_points(v, score[None], now, o)[0, :, c].mean()))
     return joint
+
+
+def world_points(values: np.ndarray, score: np.ndarray, ours_now: np.ndarray, outcome: np.ndarray) -> np.ndarray:
+    """[m, worlds, 52]: each world's and card's points, `score` [m, outcomes, 14] read at its `outcome` and at the
+    side's final tricks (`ours_now` [m] plus `values` [m, worlds, 52], kept within 0..13)."""
+    final = np.clip(ours_now[:, None, None] + values, 0, 13)
+    return np.asarray(score[np.arange(len(values))[:, None, None], outcome, final])
 
 
 def joint_outcomes(
@@ -456,9 +463,8 @@ def joint_outcomes(
     the other fate (`flipped`); unchanged where `joint` is -1. Returns the (values, outcome) to score.
 
     `score` [m, outcomes, 14] and `ours_now` [m] as `choose_cards` reads them; ties keep the wanted fate."""
-    t = np.arange(len(values))[:, None, None]
-    wanted = score[t, outcome, np.clip(ours_now[:, None, None] + joint, 0, 13)]
-    other = score[t, flipped, np.clip(ours_now[:, None, None] + values, 0, 13)]
+    wanted = world_points(joint, score, ours_now, outcome)
+    other = world_points(values, score, ours_now, flipped)
     asked = (joint >= 0) & (values >= 0)
     take_other = asked & (other > wanted)
     return np.where(asked & ~take_other, joint, values), np.where(take_other, flipped, outcome)
@@ -483,8 +489,7 @@ def choose_cards(
     if score.ndim == 2:
         score, outcome = score[:, None, :], np.zeros_like(values)
     assert outcome is not None
-    final = np.clip(ours_now[:, None, None] + values, 0, 13)
-    points = score[np.arange(m)[:, None, None], outcome, final]
+    points = world_points(values, score, ours_now, outcome)
     mean = points.mean(axis=1)
     playable = (np.asarray(legal, dtype=np.uint64)[:, None] >> np.arange(52, dtype=np.uint64)[None, :]) & np.uint64(
         1
