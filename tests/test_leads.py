@@ -25,6 +25,7 @@ from spades_lab.policies.leads import (
     lead_option,
     lead_weights,
     model_lead,
+    sure_winners,
 )
 from spades_lab.policies.play import kernel_deck
 
@@ -145,6 +146,27 @@ def test_model_lead_agrees_with_its_definition(weights_name: str) -> None:
             assert got == want, (label(got), label(want), lead)
         changed += want != lead[0]
     assert changed > 100  # the options do change leads in this sample, so the agreement is tested
+
+
+def test_sure_winners_counts_the_top_cards_no_unseen_card_outranks() -> None:
+    """Per suit, the held cards taken from the top while no unseen card of the suit is higher, on random
+    hands and unseen cards (every held card of a suit with nothing unseen counts)."""
+    rng = np.random.default_rng(3)
+    for _ in range(400):
+        ids = rng.permutation(52)
+        held, unseen = ids[: rng.integers(0, 14)], ids[13 : 13 + rng.integers(0, 40)]
+        want = 0
+        for suit in SUITS:
+            mine = sorted((c for c in held if (int(suit) >> int(c)) & 1), reverse=True)
+            top_out = max((c for c in unseen if (int(suit) >> int(c)) & 1), default=-1)
+            for card in mine:
+                if card < top_out:
+                    break
+                want += 1
+        hand = np.uint64(sum(1 << int(c) for c in held))
+        out = np.uint64(sum(1 << int(c) for c in unseen))
+        assert sure_winners(hand, out, SUITS) == want
+    assert sure_winners(mask("AS KS 2S AH"), mask("QS KH"), SUITS) == 3  # AS KS over the QS, AH over the KH
 
 
 def test_shipped_weights_have_the_model_shape() -> None:

@@ -53,7 +53,8 @@ experiment can measure what each one is worth:
   give most of it back, so the whole-hand DD loss is neutral; with `short_suit_first` the games gain about
   +50 to +67 points per game over three seeds (docs/players.md). Its work at each lead is one pass over
   the suits with the weights folded per kind of card (`leads.combine_weights`), so it costs about a tenth
-  of the expert's speed (0.74-0.77 of tips with it, 0.80-0.88 without, in one sitting). `lead_weights`
+  of the expert's speed (on a 2-core Intel Xeon, in one sitting: 0.62 of tips' hands per second with it,
+  0.69 without). `lead_weights`
   picks the model: `dd` (as above), a `.json` file of one's own fit, or
   `continuation` (fitted on the hand's score when the expert plays on after each option: about +50 to +70
   points per game more than `dd` with `lead_model` on, and more DD tricks lost; docs/players.md).
@@ -188,9 +189,11 @@ NO_PENALTY = 1 << 30
 
 
 # --- pieces ------------------------------------------------------------------------------------
+# The pieces are inlined into `_expert_card`: each call site of a compiled function costs its caller two
+# stores at every entry, whether the call is taken or not.
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _wins_against_fourth(card: int, led: int, left_voids: int, unseen: np.uint64, suits: SuitMasks) -> bool:
     """Whether `card`, holding the trick, beats anything the fourth seat (`left_voids`) can still play.
 
@@ -209,7 +212,7 @@ def _wins_against_fourth(card: int, led: int, left_voids: int, unseen: np.uint64
     return trump and popcount(unseen & suits[3] & above(card)) == 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sequence_bottom(cards: np.uint64, unseen: np.uint64, suits: SuitMasks) -> int:
     """The cheapest card equal to the highest of `cards` (no unseen card between them): Q from K-Q-x."""
     card = highest(cards)
@@ -220,7 +223,7 @@ def _sequence_bottom(cards: np.uint64, unseen: np.uint64, suits: SuitMasks) -> i
         card = lower
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _third_hand_high(
     legal: np.uint64, best: int, led: int, left_voids: int, unseen: np.uint64, suits: SuitMasks
 ) -> int:
@@ -245,7 +248,7 @@ def _equals(card: int, best: int, unseen: np.uint64, suits: SuitMasks) -> bool:
     return card_bit(card) & suit_of(best, suits) != ZERO and between == ZERO  # type: ignore[no-any-return]  # numba scalars
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _cover_duck(card: int, s: Turn, g: Game, p: Any, t: OnTrick, nil_voids: int, needed: int) -> int:
     """Covering partner's nil once it is under this trick: -1 to keep `card`, or a losing card instead.
 
@@ -268,7 +271,7 @@ def _cover_duck(card: int, s: Turn, g: Game, p: Any, t: OnTrick, nil_voids: int,
     return duck
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _cover_cheaply(s: Turn, g: Game, t: OnTrick) -> int:
     """Second seat, partner's live nil fourth: the card that keeps the nil safe, spending no more than it must.
 
@@ -285,7 +288,7 @@ def _cover_cheaply(s: Turn, g: Game, t: OnTrick) -> int:
     return lowest(masters) if masters != ZERO else -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _cover(legal: np.uint64, led_card: int, unseen: np.uint64, suits: SuitMasks) -> int:
     """Second seat over a led J, Q or K: the cover that wins, or that promotes a ten-or-better kept; else -1."""
     rank = rank_of(led_card, suits)
@@ -313,7 +316,7 @@ def _held_masters(legal: np.uint64, first: int, unseen: np.uint64, suits: SuitMa
     return mine & above(top_out) if top_out >= 0 else mine
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _second_master(legal: np.uint64, first: int, left_voids: int, unseen: np.uint64, suits: SuitMasks) -> int:
     """Second seat following: the cheapest held master of the led suit, if no ruff by the fourth seat threatens; -1 else."""
     masters = _held_masters(legal, first, unseen, suits)
@@ -325,7 +328,7 @@ def _second_master(legal: np.uint64, first: int, left_voids: int, unseen: np.uin
     return lowest(masters)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _second_seat_ruff(ruffs: np.uint64, left_voids: int, led: int, unseen: np.uint64, suits: SuitMasks) -> int:
     """The cheapest trump; above every unseen trump when the fourth seat is out of the suit and may overruff."""
     overruff = (left_voids >> led) & 1 == 1 and (left_voids >> 3) & 1 == 0
@@ -336,7 +339,7 @@ def _second_seat_ruff(ruffs: np.uint64, left_voids: int, led: int, unseen: np.ui
     return lowest(ruffs)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _keep_stoppers_discard(cards: np.uint64, hand: np.uint64, unseen: np.uint64, suits: SuitMasks) -> int:
     """The discard of `keep_stoppers` (see the module docstring)."""
     side = cards & ~suits[3]
@@ -381,7 +384,7 @@ def _keep_stoppers_discard(cards: np.uint64, hand: np.uint64, unseen: np.uint64,
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _safe_coverage_lead(legal: np.uint64, unseen: np.uint64, nil_voids: int, suits: SuitMasks) -> int:
     """Partner's live nil, leading: a master (one in a suit the nil has shown out of first), else a card
     of a suit the nil has shown out of; -1 when there is neither."""
@@ -402,7 +405,7 @@ def _safe_coverage_lead(legal: np.uint64, unseen: np.uint64, nil_voids: int, sui
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _short_suit_lead(card: int, legal: np.uint64, hand: np.uint64, unseen: np.uint64, suits: SuitMasks) -> int:
     """`short_suit_first`: when `card` cashes a side master while this seat holds two trumps or more and a trump
     is unseen, the lowest card of its shortest other side suit of one or two cards without a master (towards a

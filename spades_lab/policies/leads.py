@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from spades_lab.engine.bits import ZERO, highest, lowest, popcount
+from spades_lab.engine.bits import ZERO, above, highest, lowest, popcount
 from spades_lab.engine.trick import SuitMasks
 from spades_lab.policies.play import card_bit, unseen_above
 
@@ -50,7 +50,7 @@ FEATURES = (
 KINDS = ("trump_master", "other_trump", "side_master", "other_side")
 WIDTH = len(FEATURES) * (1 + len(KINDS)) + len(KINDS)
 """The model's inputs: the features, each feature times each kind indicator, the kind indicators."""
-assert len(FEATURES) == 16, "model_lead writes the features out one by one"
+assert len(FEATURES) == 16 and len(LEAD_OPTIONS) == 7, "model_lead writes the features and options out one by one"
 
 
 class Lead(NamedTuple):
@@ -98,12 +98,8 @@ def sure_winners(hand: np.uint64, unseen: np.uint64, suits: SuitMasks) -> int:
     """Tricks a seat holds for sure: per suit, its top cards while no unseen card of the suit outranks them
     (the lead model's feature and the expert's `second_seat_ruff` test)."""
     count = 0
-    for s in range(4):
-        mine = hand & suits[s]
-        out = unseen & suits[s]
-        while mine != ZERO and highest(mine) > highest(out):
-            count += 1
-            mine &= ~card_bit(highest(mine))
+    for s in range(4):  # the held cards above the suit's highest unseen card (every held card when none is out)
+        count += popcount(hand & suits[s] & above(highest(unseen & suits[s])))
     return count
 
 
@@ -219,6 +215,16 @@ def combine_weights(weights: np.ndarray) -> np.ndarray:
     return combined
 
 
+@njit(cache=True, inline="always")
+def _score(w: np.ndarray, x: tuple[float, ...]) -> float:
+    """One option's predicted gain: its bias, then each feature's term, added in that order."""
+    return (  # type: ignore[no-any-return]  # numba floats
+        w[16] + w[0] * x[0] + w[1] * x[1] + w[2] * x[2] + w[3] * x[3] + w[4] * x[4] + w[5] * x[5] + w[6] * x[6]
+        + w[7] * x[7] + w[8] * x[8] + w[9] * x[9] + w[10] * x[10] + w[11] * x[11] + w[12] * x[12] + w[13] * x[13]
+        + w[14] * x[14] + w[15] * x[15]
+    )  # fmt: skip
+
+
 @njit(cache=True)
 def model_lead(combined: np.ndarray, margin: float, lead: Lead, suits: SuitMasks) -> int:
     """The option card of best predicted DD gain over the lead's card when it reaches `margin`; else that card.
@@ -276,8 +282,12 @@ def model_lead(combined: np.ndarray, margin: float, lead: Lead, suits: SuitMasks
     x13 = float(bids[2] + bids[3] - won[2] - won[3])
     x14 = float(popcount(hand))
     x15 = 1.0 if held_trumps != ZERO and highest(held_trumps) > top_unseen_trump else 0.0
+    x = (x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15)
+    # the six scores before the option loop: independent sums the processor overlaps, each in its fixed order
+    w = combined[kind]
+    scores = (_score(w[0], x), _score(w[1], x), _score(w[2], x), _score(w[3], x), _score(w[4], x), _score(w[5], x))
     best, best_score = card, margin
-    for k in range(combined.shape[1]):
+    for k in range(6):
         option = k + 1
         if option == SHORT_LOW:
             other = lowest(legal & suits[short]) if short >= 0 else -1
@@ -293,12 +303,7 @@ def model_lead(combined: np.ndarray, margin: float, lead: Lead, suits: SuitMasks
             other = trump_master_card
         if other < 0 or other == card:
             continue
-        w = combined[kind, k]
-        score = (
-            w[16] + w[0] * x0 + w[1] * x1 + w[2] * x2 + w[3] * x3 + w[4] * x4 + w[5] * x5 + w[6] * x6 + w[7] * x7
-            + w[8] * x8 + w[9] * x9 + w[10] * x10 + w[11] * x11 + w[12] * x12 + w[13] * x13 + w[14] * x14
-            + w[15] * x15
-        )  # fmt: skip
+        score = scores[k]
         if score >= best_score:
             best, best_score = other, score
     return best
