@@ -23,7 +23,7 @@ from numba import njit
 from spades_lab.engine import generated, trick
 from spades_lab.engine.bits import BIT, ONE, ZERO
 from spades_lab.engine.rng import draw, unit
-from spades_lab.engine.turn import game_from, side_of, turn_of
+from spades_lab.engine.turn import game_from, side_of, split_step, turn_of
 
 MAX_DECIDERS = 2
 """Distinct compiled play deciders one fused call takes."""
@@ -46,8 +46,9 @@ def play_tables(h: Any, table: Any, game: np.ndarray, rule: Any, fa: Any, ka: An
     rows = (bids, tricks_won, trick_cards)
     for t in range(hands.shape[0]):
         for step in range(start, plays.shape[1]):
-            position = step % p
-            seat = (leader[t] + position) % p
+            position = split_step(p, step)[0]
+            seat = leader[t] + position
+            seat -= p if seat >= p else 0  # both below p: no division
             hand = hands[t, seat]
             legal = trick.legal_plays(
                 hand, position == 0, led_suit[t], broken[t] or spades_open, g.suits,
