@@ -189,8 +189,9 @@ NO_PENALTY = 1 << 30
 
 
 # --- pieces ------------------------------------------------------------------------------------
-# The pieces are inlined into `_expert_card`: each call site of a compiled function costs its caller two
-# stores at every entry, whether the call is taken or not.
+# The small pieces are inlined into `_expert_card`: each call site of a compiled function costs its caller two
+# stores at every entry, whether the call is taken or not. The larger ones stay calls: numba's inlining costs
+# compile time (inlining them all made the expert's first run 15 s longer for no further speed).
 
 
 @njit(cache=True, inline="always")
@@ -212,7 +213,7 @@ def _wins_against_fourth(card: int, led: int, left_voids: int, unseen: np.uint64
     return trump and popcount(unseen & suits[3] & above(card)) == 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _sequence_bottom(cards: np.uint64, unseen: np.uint64, suits: SuitMasks) -> int:
     """The cheapest card equal to the highest of `cards` (no unseen card between them): Q from K-Q-x."""
     card = highest(cards)
@@ -223,7 +224,7 @@ def _sequence_bottom(cards: np.uint64, unseen: np.uint64, suits: SuitMasks) -> i
         card = lower
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _third_hand_high(
     legal: np.uint64, best: int, led: int, left_voids: int, unseen: np.uint64, suits: SuitMasks
 ) -> int:
@@ -248,7 +249,7 @@ def _equals(card: int, best: int, unseen: np.uint64, suits: SuitMasks) -> bool:
     return card_bit(card) & suit_of(best, suits) != ZERO and between == ZERO  # type: ignore[no-any-return]  # numba scalars
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _cover_duck(card: int, s: Turn, g: Game, p: Any, t: OnTrick, nil_voids: int, needed: int) -> int:
     """Covering partner's nil once it is under this trick: -1 to keep `card`, or a losing card instead.
 
@@ -339,7 +340,7 @@ def _second_seat_ruff(ruffs: np.uint64, left_voids: int, led: int, unseen: np.ui
     return lowest(ruffs)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _keep_stoppers_discard(cards: np.uint64, hand: np.uint64, unseen: np.uint64, suits: SuitMasks) -> int:
     """The discard of `keep_stoppers` (see the module docstring)."""
     side = cards & ~suits[3]
@@ -384,7 +385,7 @@ def _keep_stoppers_discard(cards: np.uint64, hand: np.uint64, unseen: np.uint64,
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _safe_coverage_lead(legal: np.uint64, unseen: np.uint64, nil_voids: int, suits: SuitMasks) -> int:
     """Partner's live nil, leading: a master (one in a suit the nil has shown out of first), else a card
     of a suit the nil has shown out of; -1 when there is neither."""
@@ -405,7 +406,7 @@ def _safe_coverage_lead(legal: np.uint64, unseen: np.uint64, nil_voids: int, sui
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _short_suit_lead(card: int, legal: np.uint64, hand: np.uint64, unseen: np.uint64, suits: SuitMasks) -> int:
     """`short_suit_first`: when `card` cashes a side master while this seat holds two trumps or more and a trump
     is unseen, the lowest card of its shortest other side suit of one or two cards without a master (towards a

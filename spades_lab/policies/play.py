@@ -138,9 +138,7 @@ def _is_ace(card: int, suits: SuitMasks, spade_ace: int) -> bool:
     return card == (spade_ace if suit == suits[3] else highest(suit))
 
 
-# The rules below are inlined where they are called: each call site of a compiled function costs its caller
-# two stores at every entry, whether the call is taken or not.
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _low_card(cards: np.uint64, suits: SuitMasks) -> int:
     """Play low: the lowest-ranked side card (clubs, diamonds, hearts on equal rank); a trump only if nothing else."""
     best = -1
@@ -151,7 +149,7 @@ def _low_card(cards: np.uint64, suits: SuitMasks) -> int:
     return best if best >= 0 else lowest(cards)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _strongest(cards: np.uint64, unseen: np.uint64, suits: SuitMasks) -> int:
     """The card most likely to win: fewest unseen cards above it, then a trump, then the higher rank.
 
@@ -172,7 +170,7 @@ def _strongest(cards: np.uint64, unseen: np.uint64, suits: SuitMasks) -> int:
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _discard(cards: np.uint64, hand: np.uint64, unseen: np.uint64, to_void: bool, suits: SuitMasks) -> int:
     """A card thrown on a trick this seat does not try to win.
 
@@ -199,7 +197,7 @@ def _discard(cards: np.uint64, hand: np.uint64, unseen: np.uint64, to_void: bool
 # --- the nil bidder and its partner (section 6) ------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _nil_card(
     legal: np.uint64,
     position: int,
@@ -271,7 +269,7 @@ def _set_opposing_nil(s: Turn, g: Game, p: Any, t: OnTrick, nil_card: int, nil_h
     return highest(losing) if t.following else _discard(losing, s.hand, s.unseen, p.discard_to_void, suits)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _set_opposing_nils(s: Turn, g: Game, p: Any, t: OnTrick) -> int:
     """`_set_opposing_nil` against each live opposing nil that plays this trick, the seat on the right first;
     -1 when every such nil is already safe."""
@@ -292,7 +290,7 @@ def _set_opposing_nils(s: Turn, g: Game, p: Any, t: OnTrick) -> int:
 # --- leading -----------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _lead_against_nil(legal: np.uint64, hand: np.uint64, suits: SuitMasks, spade_ace: int) -> int:
     """Tip 9: the lowest card of the longest suit, not an ace, keeping the hand's lowest card for the end.
 
@@ -320,7 +318,7 @@ def _lead_against_nil(legal: np.uint64, hand: np.uint64, suits: SuitMasks, spade
     return pick
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _cash_before_last_spade(hand: np.uint64, unseen: np.uint64, suits: SuitMasks) -> int:
     """Tip 11: one spade and nothing but side masters: lead the highest master, keep the spade; -1 otherwise."""
     side = hand & ~suits[3]
@@ -333,7 +331,7 @@ def _cash_before_last_spade(hand: np.uint64, unseen: np.uint64, suits: SuitMasks
     return highest(side)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _default_lead(
     legal: np.uint64,
     hand: np.uint64,
