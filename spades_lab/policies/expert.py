@@ -53,8 +53,8 @@ experiment can measure what each one is worth:
   give most of it back, so the whole-hand DD loss is neutral; with `short_suit_first` the games gain about
   +50 to +67 points per game over three seeds (docs/players.md). Its work at each lead is one pass over
   the suits with the weights folded per kind of card (`leads.combine_weights`), so it costs about a tenth
-  of the expert's speed (on a 2-core Intel Xeon, in one sitting: 0.62 of tips' hands per second with it,
-  0.69 without). `lead_weights`
+  of the expert's speed (on a 2-core Intel Xeon, in one sitting: 0.61 of tips' hands per second with it,
+  0.70 without). `lead_weights`
   picks the model: `dd` (as above), a `.json` file of one's own fit, or
   `continuation` (fitted on the hand's score when the expert plays on after each option: about +50 to +70
   points per game more than `dd` with `lead_model` on, and more DD tricks lost; docs/players.md).
