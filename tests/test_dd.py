@@ -121,6 +121,35 @@ def test_nil_tricks_cap_must_be_a_positive_count(cap) -> None:
         dd.nil_tricks(deal, 2, 0, cap=cap)
 
 
+def test_nil_tricks_out_of_nodes_answer_unknown_and_leave_the_solver_true() -> None:
+    """A nil search past `node_limit` nodes answers -1 (unknown); with room enough it answers as without a
+    limit, and a solver that gave up still solves the next deals right (nothing saved for the abandoned nodes,
+    every hand as it was)."""
+    rng = np.random.default_rng(21)
+    deck = deck_for("standard")
+    solver = dd.Solver()
+    unknown = 0
+    for _ in range(20):
+        masks, sets = random_ending(rng, 4, 4)
+        leader, seat = int(rng.integers(4)), int(rng.integers(4))
+        want = brute(deck, tuple(sets), leader, True, nil_seat=seat)
+        starved = dd.nil_tricks([masks] * 2, seat, leader, broken=True, solver=solver, node_limit=2)
+        assert set(starved.tolist()) <= {-1, want}
+        unknown += int((starved == -1).sum())
+        roomy = dd.nil_tricks([masks], seat, leader, broken=True, solver=solver, node_limit=10**9)
+        assert int(roomy[0]) == want
+        assert int(dd.nil_tricks([masks], seat, leader, broken=True, solver=solver)[0]) == want
+        assert dd.solve([masks], leader, broken=True, solver=solver)[0, 0] == brute(deck, tuple(sets), leader, True)
+    assert unknown > 0
+
+
+@pytest.mark.parametrize("limit", [0, -1, 1.5, True, "9"])
+def test_nil_tricks_node_limit_must_be_a_positive_count(limit) -> None:
+    deal = [["AS", "KH"], ["QS", "AH"], ["2C", "3C"], ["4C", "5C"]]
+    with pytest.raises(dd.DDError, match="node_limit must be None or a whole number of search nodes"):
+        dd.nil_tricks(deal, 2, 0, node_limit=limit)
+
+
 def test_card_values_match_brute_force_mid_trick() -> None:
     rng = np.random.default_rng(3)
     deck = deck_for("standard")

@@ -103,6 +103,8 @@ def test_nil_when_dd_says_it_is_made() -> None:
     assert _bid("dd(worlds=6)", position) == 0
     assert _bid("dd(worlds=6,nil=False)", position) >= 1
     assert _bid("dd(worlds=6,nil_chance=1.0,nil_max_bid=0)", position) >= 1  # the nil is not even asked
+    assert _bid("dd(worlds=6,nil_nodes=1)", position) >= 1  # no world's nil solve ends: none is shown made
+    assert _bid("dd(worlds=6,nil_nodes=1,objective=score)", position) >= 1
 
 
 def test_parameters_are_checked() -> None:

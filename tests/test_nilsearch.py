@@ -214,12 +214,13 @@ def test_pimc_ducks_under_an_opposing_nil_that_holds_the_trick() -> None:
 def test_asking_card_by_card_chooses_as_asking_every_card() -> None:
     """pimc asks the joint question card by card, best bound first, and stops once no card left can beat the
     best joint mean found. On random endings with a live nil and two score tables (one rising with every
-    trick, one where tricks past the contract cost), it picks the card that asking every card picks."""
+    trick, one where tricks past the contract cost), it picks the card that asking every card picks, and in some
+    of them it leaves cards unasked (the shortcut is taken, not only allowed)."""
     rng = random.Random(11)
     tricks = np.arange(14)
     rising = np.tile(10.0 * tricks, (16, 1))
     capped = np.tile(np.minimum(10.0 * tricks, 60 - 9.0 * np.maximum(tricks - 6, 0)), (16, 1))
-    chosen = 0
+    unasked = 0
     for _ in range(60):
         n = 3
         cards = rng.sample(range(52), 4 * n)
@@ -244,5 +245,5 @@ def test_asking_card_by_card_chooses_as_asking_every_card() -> None:
                                       np.array([0]))  # fmt: skip
                 picks.append(choose_cards(v, score[None], np.array([0]), legal, DECK, o)[0])
             assert picks[0] == picks[1]
-            chosen += 1
-    assert chosen == 120
+            unasked += int(((some < 0) & (every >= 0)).any())
+    assert unasked > 0

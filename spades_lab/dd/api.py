@@ -18,6 +18,7 @@ from spades_lab.cards import CardError, Deck
 from spades_lab.compiled import cached
 from spades_lab.dd.search import FIRST_TWO_OF_CLUBS, UNCAPPED, legal_mask
 from spades_lab.dd.solver import FIRST_RULES, DDError, Solver, solve_batch, values_batch
+from spades_lab.dd.tt import META_NODE_BUDGET
 from spades_lab.engine.trick import holder
 from spades_lab.rules import RulesLike, load_rules
 
@@ -182,16 +183,26 @@ def solve(
 
 def nil_tricks(
     deals: Any, seat: Any, leader: Any, *, rules: RulesLike = None, broken: Any = False, solver: Solver | None = None,
-    cap: int | None = None,
+    cap: int | None = None, node_limit: int | None = None,
 ) -> np.ndarray:  # fmt: skip
     """[n] the fewest tricks `seat` can be held to, its partner helping and the opponents pushing tricks on it.
 
     0 means the nil can be made double dummy. With `cap`, the answer is min(fewest, cap): `cap=1` asks
     only whether the nil is made (0) or broken (1), one search probe instead of a bisection over the
     trick counts, which is all a nil decision needs and far cheaper on full deals.
+
+    With `node_limit`, each deal's search stops after that many nodes and answers -1 (unknown). The nil
+    search has few bounds to cut with (only "the top trump takes a trick"), so proving a nil on a full deal
+    usually takes a few million nodes (about a second) but can take billions: a caller with a time budget
+    (the `dd` bidder) sets a limit. The answers stay reproducible: the node count depends only on the deals
+    and on what the solver holds from earlier calls (`Solver.clear` for a fresh start).
     """
     if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int | np.integer) or cap < 1):
         raise DDError(f"cap must be None or a whole number of tricks, 1 or more, got {cap!r}")
+    if node_limit is not None and (
+        isinstance(node_limit, bool) or not isinstance(node_limit, int | np.integer) or node_limit < 1
+    ):
+        raise DDError(f"node_limit must be None or a whole number of search nodes, 1 or more, got {node_limit!r}")
     s = _solver(rules, solver)
     hands = read_deals(deals, s.players, s.deck)
     n = len(hands)
@@ -203,7 +214,12 @@ def nil_tricks(
     brk = _broken(broken, n, s)
     limit = UNCAPPED if cap is None else min(int(cap), UNCAPPED)
     _announce_compile(solve_batch)
-    return solve_batch(hands, lead, brk, s.players, s.first_rule, nil, limit, s.arrays)
+    meta = s.arrays.table.meta
+    meta[META_NODE_BUDGET] = 0 if node_limit is None else int(node_limit)
+    try:
+        return solve_batch(hands, lead, brk, s.players, s.first_rule, nil, limit, s.arrays)
+    finally:
+        meta[META_NODE_BUDGET] = 0
 
 
 def card_values(

@@ -31,6 +31,7 @@ from spades_lab.dd.tt import (
     META_FIRST_CUTS,
     META_KILLERS,
     META_LATE_MOVES,
+    META_NODE_LIMIT,
     META_NODES,
     NO_LOWER,
     NO_UPPER,
@@ -679,6 +680,10 @@ def probe(
     The walk is depth first: entering a node applies the bounds and orders its moves; each move
     pushes the child's position (the node's frame is saved in its stack row); a child's answer
     resumes its parent, which cuts (one card decides the node) or tries its next move.
+
+    Once the table's node count passes its `META_NODE_LIMIT` (when set) the walk stops at once with no
+    answer (False): the caller that set the limit reads the count to tell a real answer from none. Nothing
+    is saved for the abandoned nodes, so the table stays true.
     """
     players, first_rule, nil_seat = setting
     k, led_suit, win_card, win_seat, trick_mask = trick
@@ -699,6 +704,11 @@ def probe(
         answered = False
         if entering:
             tt_meta[META_NODES] += 1
+            if tt_meta[META_NODE_LIMIT] > 0 and tt_meta[META_NODES] > tt_meta[META_NODE_LIMIT]:
+                # out of nodes: every hand as it was at this call's root, and no answer (the caller sees the count)
+                for up in range(d - 1, depth - 1, -1):
+                    hands[stack[up, FRAME, F_SEAT]] = stack_masks[up, M_HAND]
+                return False, ZERO
             boundary = k == 0
             stored = boundary and first_rule == FIRST_FREE
             everyone = hands[0] | hands[1]

@@ -36,6 +36,8 @@ from spades_lab.dd.tt import (
     META_FIRST_CUTS,
     META_HITS,
     META_LATE_MOVES,
+    META_NODE_BUDGET,
+    META_NODE_LIMIT,
     META_NODES,
     META_PROBES,
     META_SCANS,
@@ -157,9 +159,14 @@ def solve_batch(
     cap: int,
     work: Workspace,
 ) -> np.ndarray:
-    """Per deal at a trick boundary: side 0's DD tricks, or with nil_seat[t] >= 0 the nil seat's fewest; at most `cap`."""
+    """Per deal at a trick boundary: side 0's DD tricks, or with nil_seat[t] >= 0 the nil seat's fewest; at most `cap`.
+
+    With the table's `META_NODE_BUDGET` set, each deal may take that many search nodes; a deal whose search
+    needs more gets -1 (no answer) instead of a search that can run for many minutes."""
     n = hands.shape[0]
     out = np.empty(n, dtype=np.int64)
+    meta = work.table.meta
+    budget = meta[META_NODE_BUDGET]
     row = np.empty(players, dtype=np.uint64)
     for t in range(n):
         for p in range(players):
@@ -171,7 +178,12 @@ def solve_batch(
             same = same and hands[t, p] == hands[t - 1, p]
         guess = out[t - 1] if same else -1
         setting = Setting(players, rule, nil_seat[t])
+        if budget > 0:
+            meta[META_NODE_LIMIT] = meta[META_NODES] + budget
         out[t] = best_value(row, leader[t], broken[t], no_trick(), guess, cap, setting, work)
+        if budget > 0 and meta[META_NODES] > meta[META_NODE_LIMIT]:
+            out[t] = -1
+    meta[META_NODE_LIMIT] = 0
     return out
 
 

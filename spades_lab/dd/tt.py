@@ -55,9 +55,11 @@ SHAPE_FILL = 0.7
 META_KILLERS = 12
 META = META_KILLERS + 4 * 14
 META_ENTRIES, META_SHAPES, META_NODES, META_PROBES, META_HITS, META_CLEARS, META_SCANS = 0, 1, 2, 3, 4, 5, 6
-META_CUTS, META_FIRST_CUTS, META_LATE_MOVES = 7, 8, 9
+META_CUTS, META_FIRST_CUTS, META_LATE_MOVES, META_NODE_LIMIT, META_NODE_BUDGET = 7, 8, 9, 10, 11
 """meta[]: entries used, shape slots used, search nodes, table probes, table hits, clears, chain entries scanned,
-nodes decided by one card, by the first card tried, moves tried before the deciding one; from
+nodes decided by one card, by the first card tried, moves tried before the deciding one, the node count past
+which the search gives up (0: never; see `search.probe`), the nodes a batch call allows each deal (0: no
+limit; see `solver.solve_batch`); from
 META_KILLERS on, the search's killer leads (1 + card id, 0 for none) per tricks left and leader seat
 (slot META_KILLERS + 4 * tricks + seat, see `search.probe`).
 The counters only accumulate; `Solver.stats` reads them and `Solver.clear` resets them (and the killers)."""

@@ -24,7 +24,9 @@ Nil: with `nil` on, a seat whose number bid would be at most `nil_max_bid`, wher
 and partner has not bid nil, solves the nil in each world (`spades_lab.dd.nil_tricks` with `cap=1`:
 the opponents push tricks on it, partner shields it; made or broken is one search probe, where the
 exact count of a broken nil's tricks cost about a hundred times more) and bids nil when it is made
-double dummy in at least `nil_chance` of the worlds. Never blind nil. In Duel (two players, cards
+double dummy in at least `nil_chance` of the worlds. A world's nil solve stops after `nil_nodes` search
+nodes (about 10 s; a proof usually takes well under a tenth of that, a rare deal billions of nodes) and the
+world then counts as broken: a nil not shown to be made. Never blind nil. In Duel (two players, cards
 drafted, a hidden discard pile), and in cutthroat and three-player (the solver counts a
 partnership's tricks), worlds are not sampled: the seat bids as `counting` does.
 
@@ -64,10 +66,12 @@ class DDBidParams(CheckedParams):
     nil_max_bid: int = 2  # the nil is solved only for hands whose number bid would be at most this
     objective: str = "tricks"  # "tricks": the expected share rounded; "score": the best expected hand score
     bag_cost: float = -1.0  # objective score: points per bag beyond its own; -1: the rules' bag_penalty / bag_threshold
+    nil_nodes: int = 20_000_000  # search nodes a world's nil solve may take; past them the world counts as broken
 
     POLICY: ClassVar[str] = "dd bid"
     RANGES: ClassVar[Ranges] = (
         ("worlds", 1, 1024), ("margin", 0, 6), ("nil_chance", 0, 1), ("nil_max_bid", 0, 13), ("bag_cost", -1.0, 1000.0),
+        ("nil_nodes", 1, 10**12),
     )  # fmt: skip
     CHOICES: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = (("objective", ("tricks", "score")),)
 
@@ -186,7 +190,9 @@ class DDBidder:
                 held = np.empty((len(ask), worlds), dtype=np.int64)
                 for i, t in enumerate(ask):
                     solver.clear()
-                    held[i] = dd.nil_tricks(hands[t], np.full(worlds, seat[t]), leader[t], solver=solver, cap=1)
+                    held[i] = dd.nil_tricks(hands[t], np.full(worlds, seat[t]), leader[t], solver=solver, cap=1,
+                                            node_limit=self.params.nil_nodes)  # fmt: skip
+                broken = held != 0  # -1: the solve ran out of nodes, and a nil not shown to be made is not bid on
                 if by_score:
                     nil = bid_points(
                         view.rules,
@@ -195,11 +201,11 @@ class DDBidder:
                         view.bags[ask, seat[ask] % 2],
                         self.params.margin,
                         bag_cost,
-                        held > 0,
+                        broken,
                     )
                     better = nil[:, 0] > points[ask, bids[ask]]
                 else:
-                    better = (held == 0).mean(axis=1) >= self.params.nil_chance
+                    better = (~broken).mean(axis=1) >= self.params.nil_chance
                 bids[ask[better]] = 0
         return bids
 

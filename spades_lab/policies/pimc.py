@@ -442,8 +442,10 @@ def joint_by_card(
             break
         c = int(legal[i])
         joint[:, c] = nil_joint_values(*world, nil_seat, values, hit, solver, cards=1 << c, frames=frames)[:, c]
-        v, o = joint_outcomes(values[None], outcome[None], joint[None], (outcome ^ bit)[None], score[None], now)
-        best = max(best, float(world_points(v, score[None], now, o)[0, :, c].mean()))
+        card = (slice(None), slice(c, c + 1))  # this card's column: the others' values are not needed here
+        v, o = joint_outcomes(values[card][None], outcome[card][None], joint[card][None], (outcome ^ bit)[card][None],
+                              score[None], now)  # fmt: skip
+        best = max(best, float(world_points(v, score[None], now, o)[0, :, 0].mean()))
     return joint
 
 
