@@ -25,7 +25,7 @@ and partner has not bid nil, solves the nil in each world (`spades_lab.dd.nil_tr
 the opponents push tricks on it, partner shields it; made or broken is one search probe, where the
 exact count of a broken nil's tricks cost about a hundred times more) and bids nil when it is made
 double dummy in at least `nil_chance` of the worlds. A world's nil solve stops after `nil_nodes` search
-nodes (about 10 s; a proof usually takes well under a tenth of that, a rare deal billions of nodes) and the
+nodes (4-11 s measured; a proof usually takes well under a tenth of that, a rare deal billions of nodes) and the
 world then counts as broken: a nil not shown to be made. Never blind nil. In Duel (two players, cards
 drafted, a hidden discard pile), and in cutthroat and three-player (the solver counts a
 partnership's tricks), worlds are not sampled: the seat bids as `counting` does.
