@@ -15,7 +15,7 @@ from spades_lab import Rules, make_player, make_players, simulate_hands
 from spades_lab.engine import rng
 from spades_lab.engine.simulate import play_hand
 from spades_lab.players.decide import decide
-from spades_lab.policies.bidding import CountingParams
+from spades_lab.policies.bidding import CountingParams, nearest_legal
 from spades_lab.policies.counting import CountParams, NilParams
 
 # Count 5: AS 1, KS 1 (not alone), AH 1, KH 1 (guarded), QD 0 (no A/K of diamonds), KC 1 (guarded).
@@ -178,3 +178,20 @@ def test_table_bid_totals() -> None:
     in_range = np.mean((totals >= 9) & (totals <= 13))
     assert 0.6 < in_range < 0.75  # 20,000 hands: the standard error is 0.3 points
     assert 12.5 < totals.mean() < 13.3
+
+
+def test_nearest_legal_bid_is_the_closest_legal_number_lower_on_a_tie() -> None:
+    """Against a plain search of every number, on random legal-bid masks (some with no legal number) and wanted
+    numbers whole or half, inside and outside 1..13."""
+    rng_ = np.random.default_rng(4)
+    for _ in range(200):
+        n = 64
+        legal = rng_.random((n, 14)) < rng_.uniform(0.05, 1.0)
+        legal[rng_.random(n) < 0.1, 1:] = False
+        wanted = rng_.integers(-2, 17, n) + np.where(rng_.random(n) < 0.3, 0.5, 0.0)
+        got = nearest_legal(wanted, legal)
+        for row in range(n):
+            numbers = [b for b in range(1, 14) if legal[row, b]]
+            want = min(numbers, key=lambda b: (abs(b - wanted[row]), b)) if numbers else 0
+            assert got[row] == want, (wanted[row], numbers)
+        assert got.dtype == np.int64

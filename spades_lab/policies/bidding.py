@@ -148,7 +148,7 @@ class CountingBidder:
         if self.params.bag_aware:
             bids += self._round_up_before_penalty(view, numbers)
         legal = view.legal_bids
-        bids = _nearest_legal(bids + self.params.shift, legal)
+        bids = nearest_legal(bids + self.params.shift, legal)
         if self.params.nil:
             nil = self._nil_ok(view, hands, counts)
             nil &= self._partner_not_nil(view) & legal[:, 0]
@@ -227,8 +227,19 @@ class CountingBidder:
         return np.asarray((bags_to_penalty <= self.params.margin) & borderline)
 
 
-def _nearest_legal(wanted: np.ndarray, legal: np.ndarray) -> np.ndarray:
-    """The legal number of tricks nearest to `wanted` (the lower on a tie); nil where no number is legal."""
-    numbers = np.arange(1, legal.shape[1])
-    distance = np.where(legal[:, 1:], np.abs(numbers[None, :] - wanted[:, None]), np.inf)
-    return np.where(legal[:, 1:].any(axis=1), numbers[distance.argmin(axis=1)], 0).astype(np.int64)
+def nearest_legal(wanted: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    """The legal number of tricks nearest to `wanted` (the lower on a tie); nil where no number is legal.
+
+    Most wanted numbers are whole and legal already, and are kept as they are; only the others are
+    measured against every number (the bidders ask this for every bid of every table)."""
+    n, width = legal.shape
+    whole: np.ndarray = np.clip(wanted, 1, width - 1).astype(np.int64)
+    kept = (whole == wanted) & legal[np.arange(n), whole]
+    if kept.all():
+        return whole
+    rest = np.flatnonzero(~kept)
+    allowed = legal[rest, 1:]
+    numbers = np.arange(1, width)
+    distance = np.where(allowed, np.abs(numbers[None, :] - wanted[rest, None]), np.inf)
+    whole[rest] = np.where(allowed.any(axis=1), numbers[distance.argmin(axis=1)], 0)
+    return whole

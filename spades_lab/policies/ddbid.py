@@ -51,7 +51,7 @@ from spades_lab import dd
 from spades_lab.engine import BidView
 from spades_lab.engine.scoring import bag_price, score_hands
 from spades_lab.engine.views import BlindView
-from spades_lab.policies.bidding import CountingBidder, CountingParams
+from spades_lab.policies.bidding import CountingBidder, CountingParams, nearest_legal
 from spades_lab.policies.counting import count_tricks_batch
 from spades_lab.policies.params import SEARCH_BATCH, CheckedParams, Ranges
 from spades_lab.policies.worlds import sample_worlds, world_keys
@@ -83,13 +83,6 @@ def _solver(rules: Any) -> Any:
     if rules not in _SOLVERS:
         _SOLVERS[rules] = dd.Solver(rules)
     return _SOLVERS[rules]
-
-
-def nearest_legal(wanted: np.ndarray, legal: np.ndarray) -> np.ndarray:
-    """The legal number of tricks nearest to `wanted` (the lower on a tie); nil where no number is legal."""
-    numbers = np.arange(1, legal.shape[1])
-    distance = np.where(legal[:, 1:], np.abs(numbers[None, :] - wanted[:, None]), np.inf)
-    return np.where(legal[:, 1:].any(axis=1), numbers[distance.argmin(axis=1)], 0).astype(np.int64)
 
 
 def sure_trumps(hands: np.ndarray, seat: np.ndarray, deck: Any) -> np.ndarray:

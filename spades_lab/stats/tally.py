@@ -87,7 +87,8 @@ def side_measures(log: HandLog, rules: Rules) -> dict[str, np.ndarray]:
         "team_bid_exact": has_contract & (team_err == 0),
         "table_bid_total": np.repeat(table_total[:, None], len(seats), axis=1),
     }
-    return {k: np.asarray(v, dtype=np.int64) for k, v in measures.items()}
+    # row-major once here: each tally a batch feeds reads them row by row (`GameTally.add`)
+    return {k: np.ascontiguousarray(v, dtype=np.int64) for k, v in measures.items()}
 
 
 def dd_measures(log: HandLog, rules: Rules) -> dict[str, np.ndarray]:
