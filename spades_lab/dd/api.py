@@ -181,6 +181,12 @@ def solve(
     return np.stack([side0, size - side0], axis=1)
 
 
+def _check_count(name: str, value: Any, unit: str) -> None:
+    """Refuse a `value` that is neither None nor a whole number, 1 or more (True is no count here)."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1):
+        raise DDError(f"{name} must be None or a whole number of {unit}, 1 or more, got {value!r}")
+
+
 def nil_tricks(
     deals: Any, seat: Any, leader: Any, *, rules: RulesLike = None, broken: Any = False, solver: Solver | None = None,
     cap: int | None = None, node_limit: int | None = None,
@@ -197,12 +203,8 @@ def nil_tricks(
     (the `dd` bidder) sets a limit. The answers stay reproducible: the node count depends only on the deals
     and on what the solver holds from earlier calls (`Solver.clear` for a fresh start).
     """
-    if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int | np.integer) or cap < 1):
-        raise DDError(f"cap must be None or a whole number of tricks, 1 or more, got {cap!r}")
-    if node_limit is not None and (
-        isinstance(node_limit, bool) or not isinstance(node_limit, int | np.integer) or node_limit < 1
-    ):
-        raise DDError(f"node_limit must be None or a whole number of search nodes, 1 or more, got {node_limit!r}")
+    _check_count("cap", cap, "tricks")
+    _check_count("node_limit", node_limit, "search nodes")
     s = _solver(rules, solver)
     hands = read_deals(deals, s.players, s.deck)
     n = len(hands)
